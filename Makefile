@@ -1,0 +1,71 @@
+# labkit: two commands do all the set-up on a fresh machine (Python 3.11+, make).
+#   make print   build the complete print-and-play set into output/
+#   make test    install what the tests need and run them
+#   make serve   start the table companion
+#   make bench   print the benchmark figures
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+RUN_STAMP  := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
+HTMX   := companion/static/vendor/htmx.min.js
+# Debian packages the tests use: Chromium for browser tests, poppler-utils for pdffonts.
+DEBS   := chromium poppler-utils
+
+.PHONY: print test serve bench clean venv debs previews
+
+$(BIN)/python:
+	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "labkit needs Python 3.11 or newer"'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(TEST_STAMP): pyproject.toml $(RUN_STAMP)
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $@
+
+# htmx is served by the companion itself (no CDN at the table): fetched from
+# the npm registry at set-up, pinned by package-lock.json.
+$(HTMX): package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
+	mkdir -p $(dir $@)
+	cp node_modules/htmx.org/dist/htmx.min.js $@
+
+venv: $(RUN_STAMP)
+
+# Installs the Debian packages when run as root; otherwise says what is
+# missing, and the tests that need it skip with that reason.
+debs:
+	@missing=""; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v pdffonts >/dev/null 2>&1 || missing="$$missing poppler-utils"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Debian packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else \
+	    echo "not root, cannot install:$$missing (tests needing them will be skipped)"; \
+	  fi; \
+	fi
+
+print: $(RUN_STAMP)
+	$(BIN)/labkit build
+
+test: $(TEST_STAMP) $(HTMX) debs
+	$(BIN)/python -m pytest -n 2 tests
+
+serve: $(RUN_STAMP) $(HTMX)
+	$(BIN)/labkit serve
+
+bench: $(TEST_STAMP) $(HTMX)
+	$(BIN)/python -m bench
+
+# The README's pictures: the real PDFs rendered by PDFium.
+previews: print $(TEST_STAMP)
+	$(BIN)/python -m generator.preview output docs/images
+
+clean:
+	rm -rf output .pytest_cache .hypothesis

@@ -1,0 +1,154 @@
+"""The contract every game implements, so that the companion, the simulators
+and the tests serve every game the same way.
+
+A game is card data plus pure functions over a state (boardgame.io's shape,
+OpenSpiel's registry):
+
+* ``setup(players, seed, options)`` makes the first state;
+* ``actions(state, seat)`` lists what that seat may do now, as plain JSON
+  objects, enough for a phone to offer only legal choices;
+* ``apply(state, seat, action)`` returns a *new* state, or raises
+  :class:`IllegalAction` with a sentence a player understands, leaving the
+  given state untouched;
+* ``view(state, seat)`` is what that seat may see (``None`` is a spectator);
+* ``is_over(state)`` and ``result(state)`` end the game with each seat's score
+  broken down the way the game's own score boxes show it.
+
+States are plain data: ``to_dict`` gives JSON-ready dicts, ``from_dict``
+validates what it reads. All randomness lives in the state (see
+:mod:`engine.rng`), so ``replay(seed, log)`` rebuilds a state exactly.
+
+Rules never do I/O, never look at the clock, never import Flask, reportlab or
+svgwrite (a test keeps it so).
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Iterable, Mapping, TypeVar
+
+Action = dict[str, Any]
+"""An action is a JSON object with a ``"type"`` key, e.g. ``{"type": "take_die", "die": 2}``."""
+
+
+class RulesError(ValueError):
+    """Base of every error the rules raise on purpose."""
+
+
+class IllegalAction(RulesError):
+    """The rules do not allow this action now. The message is for players."""
+
+
+class InvalidState(RulesError):
+    """A state (or a paper sheet) read from outside breaks the rules or the format."""
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One box of a score sheet: ``label`` as printed, ``points`` signed."""
+
+    key: str
+    label: str
+    points: int
+
+
+@dataclass(frozen=True)
+class SeatScore:
+    seat: int
+    name: str
+    lines: tuple[ScoreLine, ...]
+    total: int
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "lines": [{"key": l.key, "label": l.label, "points": l.points} for l in self.lines],
+            "total": self.total,
+            "details": dict(self.details),
+        }
+
+
+@dataclass(frozen=True)
+class Result:
+    scores: tuple[SeatScore, ...]
+    winners: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"scores": [s.to_dict() for s in self.scores], "winners": list(self.winners)}
+
+
+S = TypeVar("S")
+
+
+class Game(abc.ABC, Generic[S]):
+    """One game's rules bound to one card set (the rulebook's, or an author's)."""
+
+    name: ClassVar[str]
+    """Registry key and data folder name, e.g. ``"labnotes"``."""
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    # --- the contract -------------------------------------------------
+    @abc.abstractmethod
+    def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> S:
+        """The state before the first action."""
+
+    @abc.abstractmethod
+    def actions(self, state: S, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (empty when it is not their move)."""
+
+    @abc.abstractmethod
+    def apply(self, state: S, seat: int, action: Action) -> S:
+        """The state after ``seat`` takes ``action``. Pure: ``state`` is not changed."""
+
+    @abc.abstractmethod
+    def to_move(self, state: S) -> list[int]:
+        """Seats that may act now (several in simultaneous phases)."""
+
+    @abc.abstractmethod
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see, JSON-ready. ``None``: a spectator."""
+
+    @abc.abstractmethod
+    def is_over(self, state: S) -> bool: ...
+
+    @abc.abstractmethod
+    def result(self, state: S) -> Result:
+        """Scores with their breakdown, and the winners (several on a tie)."""
+
+    @abc.abstractmethod
+    def to_dict(self, state: S) -> dict[str, Any]: ...
+
+    @abc.abstractmethod
+    def from_dict(self, data: Mapping[str, Any]) -> S:
+        """Read a state back, validating it; raises :class:`InvalidState`."""
+
+    @abc.abstractmethod
+    def resample_hidden(self, state: S, seat: int | None, seed: int) -> S:
+        """A state ``seat`` cannot tell apart from ``state``: everything hidden
+        from that seat (deck order, other hands, the generator) drawn afresh.
+
+        The conformance suite checks ``view(state, seat) ==
+        view(resample_hidden(state, seat, s), seat)``, so a view that leaks a
+        secret fails a test (OpenSpiel's resampling from an information state).
+        """
+
+    def check(self, state: S) -> None:
+        """Raise :class:`InvalidState` if the state breaks an invariant the
+        rules keep (every die and card accounted for, ...). Tests call it."""
+
+    # --- helpers every game gets --------------------------------------
+    def replay(self, players: int, seed: int, options: Mapping[str, Any] | None,
+               log: Iterable[tuple[int, Action]]) -> S:
+        """Rebuild a state from its seed and action log."""
+        state = self.setup(players, seed, options)
+        for seat, action in log:
+            state = self.apply(state, seat, action)
+        return state
+
+    def seat_name(self, seat: int) -> str:
+        return f"Player {seat + 1}"

@@ -1,0 +1,211 @@
+"""Imposition: where each piece goes on a sheet of paper, and its crop marks.
+
+Pure geometry in millimetres (y up, as in PDF). Three styles:
+
+``grid``  guillotine grid: pieces share cut lines, crop marks extend every
+          cut line into the margin (9 poker cards on A4 or Letter).
+``bleed`` every piece carries its bleed; bleeds touch, and crop marks extend
+          every trim line outside the whole block, so a mark never lands on
+          a neighbouring card.
+``loose`` pieces that carry their own cut lines (dice nets): a gap between
+          them, no marks.
+
+Duplex backs: with long-edge flip a portrait page's back is its mirror
+image left to right, so the back of the piece in column ``c`` is printed in
+column ``cols - 1 - c``; a piece printed sideways has its back turned the
+other way (see :meth:`Layout.back`). Duplex layouts use portrait pages only,
+so that "long edge" means one thing on every printer.
+
+>>> lay = layout("a4", (63, 88), style="grid")
+>>> lay.per_page, lay.cols, lay.rows, lay.page
+(9, 3, 3, (210.0, 297.0))
+>>> layout("letter", (63, 88), style="grid").per_page
+9
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from generator.geometry import PAPERS, PRINTER_MARGIN, Rect
+
+Style = Literal["grid", "bleed", "loose"]
+
+MARK_GAP = 1.0
+"""Crop marks start this far from the cut area, so a slightly off cut
+never leaves a mark on a card's edge."""
+MARK_LEN = 5.0
+BLEED_MARK_ZONE = 3.0
+"""Extra margin a bleed block keeps around it so its marks are printable."""
+LOOSE_GAP = 4.0
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where one piece goes: its trim rectangle on the page, and its turn.
+
+    ``rotation`` is 0, or 90 (the piece lies on its side, its top toward the
+    page's left edge), or -90 (top toward the right edge).
+    """
+
+    trim: Rect
+    bleed: float
+    rotation: int = 0
+    row: int = 0
+    col: int = 0
+
+    @property
+    def outer(self) -> Rect:
+        """The trim plus bleed: what is drawn."""
+        return self.trim.grow(self.bleed)
+
+
+@dataclass(frozen=True)
+class Segment:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
+@dataclass(frozen=True)
+class Layout:
+    page: tuple[float, float]
+    style: Style
+    piece: tuple[float, float]
+    bleed: float
+    rotated: bool
+    cols: int
+    rows: int
+    slots: tuple[Slot, ...]
+    marks: tuple[Segment, ...] = field(default=())
+
+    @property
+    def per_page(self) -> int:
+        return len(self.slots)
+
+    @property
+    def landscape(self) -> bool:
+        return self.page[0] > self.page[1]
+
+    @property
+    def trim_box(self) -> Rect:
+        return Rect.union([s.trim for s in self.slots])
+
+    @property
+    def bleed_box(self) -> Rect:
+        return Rect.union([s.outer for s in self.slots])
+
+    def back(self, slot: Slot, offset: tuple[float, float] = (0.0, 0.0)) -> Slot:
+        """Where the back of ``slot``'s piece goes for a long-edge flip.
+
+        ``offset`` (mm) shifts every back, for printers whose back side lands
+        off by a little; measure it with the calibration page.
+        """
+        if self.landscape:
+            raise ValueError("duplex layouts use portrait pages")
+        w = self.page[0]
+        t = slot.trim
+        mirrored = Rect(w - t.x - t.w + offset[0], t.y + offset[1], t.w, t.h)
+        return Slot(mirrored, slot.bleed, -slot.rotation, slot.row, self.cols - 1 - slot.col)
+
+
+def _fit(avail: float, size: float, gap: float) -> int:
+    return max(0, int((avail + gap + 1e-9) // (size + gap)))
+
+
+def layout(paper: str | tuple[float, float], piece: tuple[float, float], *, style: Style = "grid",
+           bleed: float = 0.0, duplex: bool = False) -> Layout:
+    """The layout that puts the most pieces on a page.
+
+    Tries the piece upright and on its side, on a portrait page and (unless
+    ``duplex``) a landscape one; on a tie, upright beats sideways and portrait
+    beats landscape. Raises ``ValueError`` when not even one piece fits.
+    """
+    if isinstance(paper, str):
+        paper_size = PAPERS[paper].size
+    else:
+        paper_size = paper
+    if style != "bleed":
+        bleed = 0.0
+    pw, ph = piece
+    best: Layout | None = None
+    best_key = None
+    pages = [(min(paper_size), max(paper_size))]
+    if not duplex:
+        pages.append((max(paper_size), min(paper_size)))
+    for page_i, page in enumerate(pages):
+        for rot_i, rotated in enumerate((False, True)):
+            fw, fh = (ph, pw) if rotated else (pw, ph)
+            lay = _grid(page, (pw, ph), (fw, fh), style, bleed, rotated)
+            if lay is None:
+                continue
+            key = (lay.per_page, -rot_i, -page_i)
+            if best_key is None or key > best_key:
+                best, best_key = lay, key
+    if best is None or best.per_page == 0:
+        raise ValueError(f"a {pw:g} x {ph:g} mm piece does not fit on {paper_size[0]:g} x {paper_size[1]:g} mm paper")
+    return best
+
+
+def _grid(page: tuple[float, float], piece: tuple[float, float], foot: tuple[float, float],
+          style: Style, bleed: float, rotated: bool) -> Layout | None:
+    W, H = page
+    fw, fh = foot
+    if style == "grid":
+        margin, gap, cw, ch = PRINTER_MARGIN, 0.0, fw, fh
+    elif style == "bleed":
+        margin, gap, cw, ch = PRINTER_MARGIN + BLEED_MARK_ZONE, 0.0, fw + 2 * bleed, fh + 2 * bleed
+    else:
+        margin, gap, cw, ch = PRINTER_MARGIN, LOOSE_GAP, fw, fh
+    cols = _fit(W - 2 * margin, cw, gap)
+    rows = _fit(H - 2 * margin, ch, gap)
+    if cols == 0 or rows == 0:
+        return None
+    block_w = cols * cw + (cols - 1) * gap
+    block_h = rows * ch + (rows - 1) * gap
+    x0 = (W - block_w) / 2
+    y0 = (H - block_h) / 2
+    slots = []
+    # Reading order: top row first, left to right (y is up).
+    for r in range(rows):
+        for c in range(cols):
+            ox = x0 + c * (cw + gap)
+            oy = y0 + block_h - (r + 1) * ch - r * gap
+            trim = Rect(ox + (cw - fw) / 2, oy + (ch - fh) / 2, fw, fh)
+            slots.append(Slot(trim, bleed, 90 if rotated else 0, r, c))
+    lay = Layout(page, style, piece, bleed, rotated, cols, rows, tuple(slots))
+    if style == "loose":
+        return lay
+    return Layout(page, style, piece, bleed, rotated, cols, rows, tuple(slots),
+                  tuple(crop_marks(lay)))
+
+
+def crop_marks(lay: Layout) -> list[Segment]:
+    """Marks extending every cut line outside the block of pieces.
+
+    They start ``MARK_GAP`` outside the block's outer edge (the bleed edge
+    for ``bleed``) and stop short of the paper's edge, so they never touch
+    a piece.
+    """
+    W, H = lay.page
+    outer = lay.bleed_box
+    xs = sorted({round(v, 6) for s in lay.slots for v in (s.trim.x, s.trim.x2)})
+    ys = sorted({round(v, 6) for s in lay.slots for v in (s.trim.y, s.trim.y2)})
+    marks: list[Segment] = []
+    below = (outer.y - MARK_GAP, max(outer.y - MARK_GAP - MARK_LEN, 0.5))
+    above = (outer.y2 + MARK_GAP, min(outer.y2 + MARK_GAP + MARK_LEN, H - 0.5))
+    left = (outer.x - MARK_GAP, max(outer.x - MARK_GAP - MARK_LEN, 0.5))
+    right = (outer.x2 + MARK_GAP, min(outer.x2 + MARK_GAP + MARK_LEN, W - 0.5))
+    for x in xs:
+        marks.append(Segment(x, below[0], x, below[1]))
+        marks.append(Segment(x, above[0], x, above[1]))
+    for y in ys:
+        marks.append(Segment(left[0], y, left[1], y))
+        marks.append(Segment(right[0], y, right[1], y))
+    return [m for m in marks if abs(m.x1 - m.x2) + abs(m.y1 - m.y2) > 0.5]
+
+
+def pages_needed(count: int, lay: Layout) -> int:
+    return -(-count // lay.per_page)

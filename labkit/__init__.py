@@ -1,0 +1,1 @@
+"""labkit: the command line over the three faces (print, table, authoring)."""

@@ -1,0 +1,71 @@
+"""Imposition geometry, for every card size and paper, with Hypothesis."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from generator.geometry import CARD_SIZES, PAPERS, Rect
+from generator.impose import layout
+
+
+def seg_rect(s) -> Rect:
+    return Rect(min(s.x1, s.x2), min(s.y1, s.y2), abs(s.x2 - s.x1), abs(s.y2 - s.y1))
+
+
+def check(lay):
+    W, H = lay.page
+    page = Rect(0, 0, W, H)
+    for i, a in enumerate(lay.slots):
+        assert page.contains(a.outer)
+        for b in lay.slots[i + 1:]:
+            assert not a.trim.intersects(b.trim)
+            assert not a.outer.intersects(b.outer)
+    for m in lay.marks:
+        r = seg_rect(m)
+        assert page.contains(r)
+        for s in lay.slots:
+            # A mark never touches any piece's drawn area (trim plus bleed).
+            assert not s.outer.grow(0.01).intersects(r.grow(0.001)) or (r.w == 0 and r.h == 0)
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+@pytest.mark.parametrize("size", sorted(CARD_SIZES))
+@pytest.mark.parametrize("style,bleed", [("grid", 0), ("bleed", 3), ("bleed", 5)])
+def test_every_card_size_lays_out_cleanly(paper, size, style, bleed):
+    lay = layout(paper, CARD_SIZES[size], style=style, bleed=bleed, duplex=True)
+    assert lay.per_page >= 1
+    assert not lay.landscape
+    check(lay)
+
+
+def test_guillotine_grid_nine_poker_cards():
+    for paper in PAPERS:
+        lay = layout(paper, CARD_SIZES["poker"], style="grid", duplex=True)
+        assert (lay.cols, lay.rows, lay.rotated) == (3, 3, False)
+        # Cards share cut lines: neighbours touch exactly.
+        a, b = lay.slots[0], lay.slots[1]
+        assert abs(a.trim.x2 - b.trim.x) < 1e-9
+
+
+@given(w=st.floats(20, 150), h=st.floats(20, 200), bleed=st.sampled_from([0, 2, 3, 4]),
+       style=st.sampled_from(["grid", "bleed", "loose"]), duplex=st.booleans(), paper=st.sampled_from(["a4", "letter"]))
+@settings(max_examples=150, deadline=None)
+def test_any_piece_size(w, h, bleed, style, duplex, paper):
+    try:
+        lay = layout(paper, (w, h), style=style, bleed=bleed, duplex=duplex)
+    except ValueError:
+        return  # too big for the paper: reported, not squeezed
+    check(lay)
+    if duplex and style != "loose":
+        for s in lay.slots:
+            back = lay.back(s)
+            twice = lay.back(back).trim                 # mirroring twice is the identity
+            assert abs(twice.x - s.trim.x) < 1e-9 and abs(twice.y - s.trim.y) < 1e-9
+            assert abs((back.trim.x + back.trim.w / 2) - (lay.page[0] - (s.trim.x + s.trim.w / 2))) < 1e-9
+            assert back.rotation == -s.rotation
+
+
+def test_too_big_is_an_error():
+    with pytest.raises(ValueError, match="does not fit"):
+        layout("a4", (300, 400))

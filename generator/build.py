@@ -28,9 +28,9 @@ from engine.data import DataError
 from generator import components as comp
 from generator import fonts
 from generator.geometry import PAPERS
-from generator.impose import layout
+from generator.impose import layout, tiles
 from generator.manifest import Component, Manifest, load_manifest
-from generator.pdf import Piece, SheetPdf, write_calibration, write_pieces
+from generator.pdf import Piece, SheetPdf, write_calibration, write_pieces, write_tiles
 from generator.svg import RenderError
 
 CACHE_NAME = ".labkit-cache.json"
@@ -148,6 +148,7 @@ class _Job:
     caption: str
     key: str
     note: str
+    kind: str = ""
 
 
 def plan(options: BuildOptions) -> tuple[list[tuple[str, Path, Manifest, comp.GameData]], list[str]]:
@@ -234,7 +235,7 @@ def build(options: BuildOptions, progress: Callable[[str, int, int], None] | Non
                                                      for p in pieces])
                     jobs.append(_Job(target, f"{manifest.title}: {component.name}", pieces, paper, style,
                                      duplex, f"{manifest.title} · {component.name}", key,
-                                     _print_note(component, style, duplex)))
+                                     _print_note(component, style, duplex), component.kind))
             target = game_out / paper / f"{game}-{paper}-calibration.pdf"
             jobs.append(_Job(target, "Duplex calibration", [], paper, "calibration", True, "",
                              _key(code, paper, "calibration"), "Duplex test page: measures --back-offset"))
@@ -289,9 +290,24 @@ def _lay(job: _Job, options: BuildOptions):
     return layout(job.paper, size, style=job.style, bleed=options.bleed, duplex=job.duplex)  # type: ignore[arg-type]
 
 
+def _tiled(job: _Job, options: BuildOptions):
+    """The tiling of a board too big for the paper, else None."""
+    if job.kind != "board":
+        return None
+    try:
+        _lay(job, options)
+        return None
+    except ValueError:
+        return tiles(job.paper, job.pieces[0].size)
+
+
 def _pages_of(job: _Job, options: BuildOptions) -> int:
     if job.style == "calibration":
         return 2
+    tiling = _tiled(job, options)
+    if tiling is not None:
+        sides = sum(1 for f in (job.pieces[0].front, job.pieces[0].back) if f is not None)
+        return len(tiling.tiles) * sides * len(job.pieces)
     lay = _lay(job, options)
     sheets = -(-len(job.pieces) // lay.per_page)
     return sheets * (2 if job.duplex and any(p.back for p in job.pieces) else 1)
@@ -302,6 +318,12 @@ def _write(job: _Job, options: BuildOptions) -> int:
     if job.style == "calibration":
         write_calibration(job.target, paper.size, paper.name)
         return 2
+    tiling = _tiled(job, options)
+    if tiling is not None:
+        with SheetPdf(job.target, title=job.title, subject="labkit print-and-play") as pdf:
+            for piece in job.pieces:
+                write_tiles(pdf, piece, tiling, job.caption)
+            return pdf.stats.pages
     lay = _lay(job, options)
     with SheetPdf(job.target, title=job.title, subject="labkit print-and-play") as pdf:
         write_pieces(pdf, job.pieces, lay, backs=job.duplex, back_offset=options.back_offset,

@@ -66,7 +66,7 @@ def pieces(component: Component, game: GameData, *, bleed: float, ink_saver: boo
             back = face(component.back, f"{component.id}.{card.id}.back", ctx, where + " (back)") if component.back else None
             copies = int(getattr(card, component.copies_column)) if component.copies_column else component.count
             out.extend(Piece(f"{component.id}/{card.id}", card.name, (w, h), front, back) for _ in range(copies))
-    elif component.kind in ("sheet", "token"):
+    elif component.kind in ("sheet", "token", "board"):
         if component.trim is None:
             raise RenderError(f"component {component.id}: needs a size")
         w, h = component.trim
@@ -93,6 +93,6 @@ def style_for(component: Component) -> tuple[str, ...]:
     """Imposition styles to print a component in."""
     if component.kind == "dice":
         return ("loose",)
-    if component.kind == "sheet":
+    if component.kind in ("sheet", "board"):
         return ("grid",)
     return ("grid", "bleed")

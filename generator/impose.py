@@ -209,3 +209,69 @@ def crop_marks(lay: Layout) -> list[Segment]:
 
 def pages_needed(count: int, lay: Layout) -> int:
     return -(-count // lay.per_page)
+
+
+# --- boards larger than the paper: tiles with an overlap and assembly marks ----
+TILE_OVERLAP = 10.0
+"""Each tile repeats this much of its neighbour, as a glue strip."""
+
+
+@dataclass(frozen=True)
+class Tile:
+    row: int
+    col: int
+    region: Rect   # the part of the board this tile shows, board mm, y up from the board's bottom
+    place: Rect    # where that part lands on the page
+
+    @property
+    def label(self) -> str:
+        return f"{chr(65 + self.row)}{self.col + 1}"
+
+
+@dataclass(frozen=True)
+class Tiling:
+    page: tuple[float, float]
+    board: tuple[float, float]
+    rows: int
+    cols: int
+    overlap: float
+    tiles: tuple[Tile, ...]
+
+
+def tiles(paper: str | tuple[float, float], board: tuple[float, float], overlap: float = TILE_OVERLAP) -> Tiling:
+    """Cut a board into page-sized tiles that overlap by ``overlap`` mm.
+
+    Rows are lettered from the top (A, B, ...), columns numbered from the
+    left, as printed on each tile. The orientation giving fewer pages wins.
+
+    >>> t = tiles("a4", (400, 300))
+    >>> (t.rows, t.cols, len(t.tiles))
+    (2, 2, 4)
+    """
+    paper_size = PAPERS[paper].size if isinstance(paper, str) else paper
+    best: Tiling | None = None
+    for page in ((min(paper_size), max(paper_size)), (max(paper_size), min(paper_size))):
+        # Room below for the assembly notes.
+        aw, ah = page[0] - 2 * PRINTER_MARGIN, page[1] - 2 * PRINTER_MARGIN - 6
+        if aw <= overlap or ah <= overlap:
+            continue
+        bw, bh = board
+        cols = max(1, -(-(bw - overlap) // (aw - overlap))) if bw > aw else 1
+        rows = max(1, -(-(bh - overlap) // (ah - overlap))) if bh > ah else 1
+        cols, rows = int(cols), int(rows)
+        tw = (bw + (cols - 1) * overlap) / cols
+        th = (bh + (rows - 1) * overlap) / rows
+        out = []
+        for r in range(rows):
+            for c in range(cols):
+                x = c * (tw - overlap)
+                top = bh - r * (th - overlap)       # rows count from the board's top
+                region = Rect(x, top - th, tw, th)
+                place = Rect((page[0] - tw) / 2, PRINTER_MARGIN + 6 + (ah - th) / 2, tw, th)
+                out.append(Tile(r, c, region, place))
+        cand = Tiling(page, board, rows, cols, overlap, tuple(out))
+        if best is None or len(cand.tiles) < len(best.tiles):
+            best = cand
+    if best is None:
+        raise ValueError("paper too small to tile on")
+    return best

@@ -15,7 +15,10 @@ from pydantic import Field, field_validator
 from engine.data import Model, read_yaml
 from generator.geometry import CARD_SIZES
 
-Kind = Literal["deck", "sheet", "dice", "token"]
+Kind = Literal["deck", "sheet", "dice", "token", "board"]
+"""deck: one piece per data row; sheet/token/board: one design, ``count``
+copies; dice: one net per die in the data. A board larger than the paper is
+printed in overlapping tiles with assembly marks."""
 
 
 class Component(Model):

@@ -24,7 +24,7 @@ from reportlab.pdfbase.pdfdoc import xObjectName
 from reportlab.pdfgen import canvas as rl_canvas
 
 from generator import fonts
-from generator.geometry import Rect, pt
+from generator.geometry import PRINTER_MARGIN, Rect, pt
 from generator.impose import MARK_GAP, MARK_LEN, Layout, Segment, Slot
 from generator.svg import to_drawing
 
@@ -231,6 +231,65 @@ def write_pieces(pdf: SheetPdf, pieces: Sequence[Piece], lay: Layout, *, backs: 
             pdf.end_page()
         if progress:
             progress(len(chunk))
+
+
+def write_tiles(pdf: SheetPdf, piece: Piece, tiling, caption: str = "") -> None:
+    """A board larger than the paper, one tile a page. Each tile shows its
+    name, which neighbour it slides under, and registration crosses in the
+    glue strips so that tiles line up when assembled."""
+    W, H = tiling.page
+    for face in (piece.front, piece.back):
+        if face is None:
+            continue
+        side = "front" if face is piece.front else "back"
+        for t in tiling.tiles:
+            c = pdf.canvas
+            c.setPageSize((pt(W), pt(H)))
+            c.setTrimBox(t.place.to_pt())
+            c.setBleedBox(t.place.to_pt())
+            name = pdf._ensure_form(face, piece.key)
+            c.saveState()
+            p = c.beginPath()
+            p.rect(pt(t.place.x), pt(t.place.y), pt(t.place.w), pt(t.place.h))
+            c.clipPath(p, stroke=0, fill=0)
+            c.translate(pt(t.place.x - t.region.x), pt(t.place.y - t.region.y))
+            c.doForm(name)
+            c.restoreState()
+            # Registration crosses in the middle of every strip this tile
+            # shares with a neighbour: the same board points print on both
+            # tiles, so laying one cross over the other aligns them.
+            o = tiling.overlap
+            marks = []
+            if t.col + 1 < tiling.cols:
+                marks += [(t.place.x2 - o / 2, t.place.y + 4), (t.place.x2 - o / 2, t.place.y2 - 4)]
+            if t.col > 0:
+                marks += [(t.place.x + o / 2, t.place.y + 4), (t.place.x + o / 2, t.place.y2 - 4)]
+            if t.row + 1 < tiling.rows:
+                marks += [(t.place.x + 4, t.place.y + o / 2), (t.place.x2 - 4, t.place.y + o / 2)]
+            if t.row > 0:
+                marks += [(t.place.x + 4, t.place.y2 - o / 2), (t.place.x2 - 4, t.place.y2 - o / 2)]
+            c.saveState()
+            c.setLineWidth(MARK_WIDTH_PT)
+            for x, y in marks:
+                c.line(pt(x - 3), pt(y), pt(x + 3), pt(y))
+                c.line(pt(x), pt(y - 3), pt(x), pt(y + 3))
+                c.circle(pt(x), pt(y), pt(1.2))
+            c.restoreState()
+            where = []
+            if t.col > 0:
+                where.append(f"slide its left {o:g} mm under {chr(65 + t.row)}{t.col}")
+            if t.row > 0:
+                where.append(f"its top {o:g} mm under {chr(64 + t.row)}{t.col + 1}")
+            if where:
+                where[-1] += ", crosses on crosses"
+            text = f"{caption} · {side} · tile {t.label} of {tiling.rows * tiling.cols}"
+            if where:
+                text += ": " + ", ".join(where)
+            c.saveState()
+            c.setFont("Vera", 7)
+            c.drawCentredString(pt(W / 2), pt(PRINTER_MARGIN + 1.5), text)
+            c.restoreState()
+            pdf.end_page()
 
 
 def _caption(text: str, page_no: int, pages: int, side: str) -> str:

@@ -174,7 +174,7 @@ def score(game: str, sheet: Path, as_json: bool) -> None:
     try:
         result = scorer.score_sheet_file(sheet)
     except InvalidState as exc:
-        _fail(f"{sheet}: this sheet breaks the rules:\n{exc}")
+        _fail(str(exc))  # names the file and lists every rule the sheet breaks
     if as_json:
         console.print_json(json.dumps(result.to_dict()))
         return

@@ -1,0 +1,110 @@
+"""Lab Notes as an :class:`engine.core.Game`: the contract's methods over
+:mod:`.rules`, :mod:`.state` and :mod:`.scoring`.
+
+>>> game = LabNotes()
+>>> state = game.setup(3, seed=7, options={"first_game": True})
+>>> state.tools
+('centrifuge', 'retort-flask', 'fire-suppressant')
+>>> game.to_move(state), game.actions(state, 0)
+([0], [{'type': 'roll'}])
+>>> state = game.apply(state, 0, {"type": "roll"})
+>>> state.phase, len([d for d in state.dice if d.place == "pool"])
+('select', 4)
+>>> game.apply(state, 1, {"type": "take_die", "die": 0})
+Traceback (most recent call last):
+...
+engine.core.IllegalAction: It is player 1's pick.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping
+
+from engine import default_data_dir
+from engine.core import Action, Game, InvalidState, Result
+from engine.labnotes.cards import LabNotesData, load
+from engine.labnotes.rules import Rules
+from engine.labnotes.scoring import seat_score
+from engine.labnotes.state import BURNED, State, state_from_dict, state_to_dict
+from engine.rng import Rng
+
+
+@lru_cache(maxsize=4)
+def _load(folder: Path) -> LabNotesData:
+    return load(folder)
+
+
+class LabNotes(Game[State]):
+    """Lab Notes: draft element dice, notate compounds, claim notecards."""
+
+    name = "labnotes"
+    title = "Lab Notes"
+    min_players = 2
+    max_players = 5
+
+    def __init__(self, data: LabNotesData | None = None) -> None:
+        self.data = data if data is not None else _load(default_data_dir("labnotes"))
+        self.rules = Rules(self.data)
+
+    # --- the contract -------------------------------------------------------
+    def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+        return self.rules.setup(players, seed, options)
+
+    def actions(self, state: State, seat: int) -> list[Action]:
+        return self.rules.actions(state, seat)
+
+    def apply(self, state: State, seat: int, action: Action) -> State:
+        return self.rules.apply(state, seat, action)
+
+    def to_move(self, state: State) -> list[int]:
+        return self.rules.to_move(state)
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == "over"
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """Everything on the table: only the deck's order and the generator are hidden."""
+        out = state_to_dict(state, self.rules.cols)
+        del out["rng"]
+        out["deck"] = len(state.deck)
+        out["viewer"] = seat
+        out["to_move"] = self.to_move(state)
+        for sheet, shown in zip(state.seats, out["seats"]):
+            shown["tools_open"] = self.rules.open_track(sheet)
+            shown["empty_spaces"] = sheet.spaces.count(".")
+        return out
+
+    def result(self, state: State) -> Result:
+        """Each sheet's score boxes. Before the end this is the score so far
+        (unconnected elements burn only when the game ends)."""
+        scores = tuple(
+            seat_score(i, self.seat_name(i), sh.spaces, sh.bonds, [c.points for c in sh.claims],
+                       sh.spaces.count(BURNED), self.rules.cols,
+                       {"final": self.is_over(state),
+                        "claims": [{"notecard": c.notecard, "points": c.points} for c in sh.claims],
+                        "tools": list(sh.tools)})
+            for i, sh in enumerate(state.seats))
+        best = max(s.total for s in scores)
+        return Result(scores=scores, winners=tuple(s.seat for s in scores if s.total == best))
+
+    def to_dict(self, state: State) -> dict[str, Any]:
+        return state_to_dict(state, self.rules.cols)
+
+    def from_dict(self, data: Mapping[str, Any]) -> State:
+        state = state_from_dict(data, self.rules.cols)
+        self.check(state)
+        return state
+
+    def resample_hidden(self, state: State, seat: int | None, seed: int) -> State:
+        rng = Rng(seed)
+        out = state.copy()
+        rng.shuffle(out.deck)
+        out.rng = rng.next64()
+        return out
+
+    def check(self, state: State) -> None:
+        if not isinstance(state, State):
+            raise InvalidState(f"expected a Lab Notes state, found {type(state).__name__}")
+        self.rules.check(state)

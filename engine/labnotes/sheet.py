@@ -1,0 +1,253 @@
+"""Scoring a finished paper note sheet, without playing it through the engine.
+
+A sheet is written down as JSON (``docs/labnotes-sheet-format.md``)::
+
+    {"player": "Ada",
+     "elements": {"A1": "C", "A2": "N", "A3": "H"},
+     "bonds": [["A1", "A2", 2], ["A2", "A3", 1]],
+     "burned": ["F6"], "trash": ["O"],
+     "notecards": [{"notecard": "methane", "points": 6}]}
+
+:func:`score_sheet` checks it against the rules and returns the score boxes;
+a sheet that breaks a rule raises :class:`~engine.core.InvalidState` listing
+every problem, one per line. As at the end of a game, elements with no bond
+burn before scoring (End Game).
+
+>>> score = score_sheet({"elements": {"A1": "C", "A2": "N", "A3": "H"},
+...                      "bonds": [["A1", "A2", 2], ["A2", "A3", 1]]})
+>>> [(line.label, line.points) for line in score.lines], score.total
+([('Compounds', 2), ('Notecards', 0), ('Burned spaces', 0)], 2)
+>>> score_sheet({"elements": {"A1": "O", "A2": "H"}, "bonds": [["A1", "A2", 2]]})
+Traceback (most recent call last):
+...
+engine.core.InvalidState: This sheet breaks 1 rule:
+- the Hydrogen at A2 has 2 bonds; Hydrogen takes only 1
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Mapping
+
+from engine.chem import ELEMENT_NAMES
+from engine.core import InvalidState, SeatScore
+from engine.labnotes.cards import LabNotesData
+from engine.labnotes.rules import Rules
+from engine.labnotes.scoring import burn_unconnected, compounds, seat_score, unconnected
+from engine.labnotes.state import (BURNED, DEFAULT_COLS, EMPTY, LINE_POINTS, VALENCE, Sheet, bond_key,
+                                   parse_space_label, space_label)
+
+FIELDS = ("game", "player", "elements", "bonds", "burned", "trash", "notecards", "tool_marks")
+REQUIRED = ("elements", "bonds")
+
+
+_RULES: dict[int, tuple[LabNotesData, Rules]] = {}
+
+
+def _rules(cards: LabNotesData | None) -> Rules:
+    """The rules of a card set, built once (they parse every compound)."""
+    if cards is None:
+        from engine import default_data_dir
+        from engine.labnotes.game import _load
+
+        cards = _load(default_data_dir("labnotes"))
+    if id(cards) not in _RULES:
+        _RULES[id(cards)] = (cards, Rules(cards))  # the card set is kept, so its id stays its own
+    return _RULES[id(cards)][1]
+
+
+def score_sheet(data: Mapping[str, Any], cards: LabNotesData | None = None) -> SeatScore:
+    """The score boxes of a paper sheet given as a JSON object (see the module doc).
+
+    ``cards`` is the card set the sheet was played with (the rulebook's by default).
+    """
+    rules = _rules(cards)
+    cards = rules.data
+    rows, cols = rules.rows, rules.cols
+    problems: list[str] = []
+    p = problems.append
+    if not isinstance(data, Mapping):
+        raise InvalidState(f"A sheet is a JSON object with {', '.join(REQUIRED)}, found {type(data).__name__}.")
+    for key in data:
+        if key not in FIELDS:
+            p(f"{key!r} is not a field of a sheet (fields: {', '.join(FIELDS)})")
+    for key in REQUIRED:
+        if key not in data:
+            p(f"{key!r} is missing")
+    if data.get("game", "labnotes") != "labnotes":
+        p(f"game: this is a Lab Notes scorer, found {data['game']!r}")
+
+    def space(label: Any, where: str) -> int | None:
+        try:
+            return parse_space_label(label, rows, cols)
+        except (ValueError, TypeError):
+            p(f"{where}: {label!r} is not a space on the sheet (rows A-{chr(64 + rows)}, columns 1-{cols})")
+            return None
+
+    field = [EMPTY] * (rows * cols)
+    elements = data.get("elements", {})
+    if not isinstance(elements, Mapping):
+        p("elements: expected an object of space: element, like {\"A1\": \"H\"}")
+        elements = {}
+    for label, element in elements.items():
+        k = space(label, "elements")
+        if element not in VALENCE:
+            p(f"elements: {label}: {element!r} is not an element (H, O, N or C)")
+        elif k is not None:
+            if field[k] != EMPTY:
+                p(f"elements: {space_label(k, cols)} is written twice")
+            field[k] = element
+    burned = data.get("burned", [])
+    if not isinstance(burned, list):
+        p("burned: expected a list of spaces, like [\"F6\"]")
+        burned = []
+    for label in burned:
+        k = space(label, "burned")
+        if k is not None:
+            if field[k] in VALENCE:
+                p(f"burned: {space_label(k, cols)} holds {ELEMENT_NAMES[field[k]]} and cannot be burned too")
+            elif field[k] == BURNED:
+                p(f"burned: {space_label(k, cols)} is listed twice")
+            else:
+                field[k] = BURNED
+    spaces = "".join(field)
+    bonds = _bonds(data.get("bonds", []), spaces, rules, space, p)
+    for k, e in enumerate(spaces):
+        if e in VALENCE:
+            used = sum(o for key, o in bonds.items() if k in key)
+            if used > VALENCE[e]:
+                name = ELEMENT_NAMES[e]
+                p(f"the {name} at {space_label(k, cols)} has {used} bonds; {name} takes only {VALENCE[e]}")
+    trash = data.get("trash", [])
+    if not isinstance(trash, list) or any(t not in VALENCE for t in trash):
+        p("trash: expected a list of elements (H, O, N or C)")
+    elif len(trash) > cards.sheet.trash_cans:
+        p(f"trash: {len(trash)} elements, but the sheet has {cards.sheet.trash_cans} trash cans")
+    points = _notecards(data.get("notecards", []), spaces, bonds, rules, p)
+    marks = data.get("tool_marks", 0)
+    track = cards.sheet.tools_track
+    opened = track.open + sum(track.opened_by_notecard[:len(points)])
+    if type(marks) is not int or marks < 0:
+        p(f"tool_marks: expected a whole number, found {marks!r}")
+    elif marks > opened:
+        p(f"tool_marks: {marks} marked, but only {opened} tools-track spaces are open "
+          f"with {len(points)} notecard(s) claimed")
+    if problems:
+        n = len(problems)
+        raise InvalidState(f"This sheet breaks {n} rule{'s' if n > 1 else ''}:\n" + "\n".join(f"- {x}" for x in problems))
+    lone = unconnected(spaces, bonds)
+    spaces = burn_unconnected(spaces, bonds)
+    name = data.get("player") if isinstance(data.get("player"), str) else "Player 1"
+    return seat_score(0, name, spaces, bonds, points, spaces.count(BURNED), cols, {
+        "unconnected_burned": [space_label(k, cols) for k in lone],
+        "trash": len(trash),
+        "tool_marks": marks,
+    })
+
+
+def _bonds(raw: Any, spaces: str, rules: Rules, space, p) -> dict[tuple[int, int], int]:
+    cols = rules.cols
+    bonds: dict[tuple[int, int], int] = {}
+    if not isinstance(raw, list):
+        p("bonds: expected a list of [space, space, order], like [[\"A1\", \"A2\", 1]]")
+        return bonds
+    for entry in raw:
+        if not (isinstance(entry, list) and len(entry) == 3):
+            p(f"bonds: {entry!r} is not [space, space, order]")
+            continue
+        a, b, order = space(entry[0], "bonds"), space(entry[1], "bonds"), entry[2]
+        if a is None or b is None:
+            continue
+        name = f"bond {space_label(a, cols)}-{space_label(b, cols)}"
+        if type(order) is not int or not 1 <= order <= 3:
+            p(f"{name}: order {order!r}; a bond is single (1), double (2) or triple (3)")
+            continue
+        if b not in rules.adjacent[a]:
+            p(f"{name}: the spaces are not next to each other")
+            continue
+        missing = [space_label(k, cols) for k in (a, b) if spaces[k] not in VALENCE]
+        if missing:
+            p(f"{name}: {' and '.join(missing)} hold{'s' if len(missing) == 1 else ''} no element")
+            continue
+        if bond_key(a, b) in bonds:
+            p(f"{name} is written twice (give a double bond as one entry with order 2)")
+            continue
+        bonds[bond_key(a, b)] = order
+    return bonds
+
+
+def _notecards(raw: Any, spaces: str, bonds, rules: Rules, p) -> list[int]:
+    cards = rules.data
+    if not isinstance(raw, list):
+        p("notecards: expected a list like [{\"notecard\": \"methane\", \"points\": 6}]")
+        return []
+    if len(raw) > cards.sheet.notecard_boxes:
+        p(f"notecards: {len(raw)} claimed, but the sheet has {cards.sheet.notecard_boxes} boxes")
+    known = {c.id: c for c in cards.notecards if not c.is_lab_fire}
+    free = [c for c in compounds(spaces, bonds) if c.complete]
+    seen: set[str] = set()
+    points = []
+    for i, entry in enumerate(raw, 1):
+        if not isinstance(entry, Mapping) or set(entry) - {"notecard", "points"} or "points" not in entry:
+            p(f"notecards: box {i}: expected {{\"notecard\": id, \"points\": 6}} (the id may be left out)")
+            continue
+        pts = entry["points"]
+        if pts not in LINE_POINTS or type(pts) is not int:
+            p(f"notecards: box {i}: {pts!r} points; a notecard is worth 6, 3 or 1")
+        else:
+            points.append(pts)
+        card = entry.get("notecard")
+        if card is None:
+            continue
+        if card not in known:
+            p(f"notecards: box {i}: {card!r} is not a compound notecard")
+        elif card in seen:
+            p(f"notecards: box {i}: {known[card].name} is claimed twice")
+        else:
+            seen.add(card)
+            match = next((c for c in free if c.matches(*rules.card_shapes[card])), None)
+            if match is None:
+                p(f"notecards: box {i}: no unused complete compound on the sheet is {known[card].name} "
+                  f"({known[card].formula})")
+            else:
+                free.remove(match)
+    return points
+
+
+def sheet_to_dict(sheet: Sheet, cols: int = DEFAULT_COLS, player: str | None = None) -> dict[str, Any]:
+    """An engine note sheet written as a paper sheet, so that the companion can
+    hand a finished sheet to a player (and the tests can score it both ways).
+
+    >>> from engine.labnotes.state import Sheet, sheet_from_text
+    >>> spaces, bonds = sheet_from_text("A1:O A2:H A1-A2 F6:x")
+    >>> sheet_to_dict(Sheet(spaces, bonds, trash="C"))
+    {'elements': {'A1': 'O', 'A2': 'H'}, 'bonds': [['A1', 'A2', 1]], 'burned': ['F6'], 'trash': ['C'], 'notecards': [], 'tool_marks': 0}
+    """
+    out: dict[str, Any] = {"player": player} if player else {}
+    out.update({
+        "elements": {space_label(k, cols): e for k, e in enumerate(sheet.spaces) if e in VALENCE},
+        "bonds": [[space_label(a, cols), space_label(b, cols), o] for (a, b), o in sorted(sheet.bonds.items())],
+        "burned": [space_label(k, cols) for k, e in enumerate(sheet.spaces) if e == BURNED],
+        "trash": list(sheet.trash),
+        "notecards": [{"notecard": c.notecard, "points": c.points} for c in sheet.claims],
+        "tool_marks": sheet.tool_marks,
+    })
+    return out
+
+
+def score_sheet_file(path: str | Path, cards: LabNotesData | None = None) -> SeatScore:
+    """:func:`score_sheet` of a JSON file, for ``labkit score labnotes SHEET.json``."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidState(f"{path}: cannot read the sheet: {exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidState(f"{path}: not valid JSON: line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    try:
+        return score_sheet(data, cards)
+    except InvalidState as exc:
+        raise InvalidState(f"{path}: {exc}") from None

@@ -202,3 +202,26 @@ def test_ink_saver_prints_white_backgrounds(tmp_path):
     assert '<rect x="0" y="0" width="70" height="120" fill="#ffffff"/>' in svg  # ...on white
     assert not re.search(r'<(rect|path|circle|polygon)[^>]*fill="#d2401e"', svg)
     assert (tmp_path / "labnotes" / "a4" / "labnotes-a4-notecards-ink-saver.pdf").exists()
+
+
+# Rulebook, Setup 4: "Tool card reference for the recommended first-game cards".
+FIRST_GAME = [
+    ("Centrifuge", "liquid", "Water", "H2O",
+     "Before you select your die, reroll any number of available dice up to 2 times."),
+    ("Retort Flask", "solid", "Carbon Trioxide", "CO3",
+     "If it is an element, ignore the final die and notate your die again."),
+    ("Fire Suppressant", "gas", "Dinitrogen", "N2", "Ignore a Lab Fire."),
+]
+
+
+def test_first_game_tools_are_the_rulebooks_word_for_word():
+    from tests.conftest import RULES
+
+    data = load(DATA)
+    firsts = [t for t in data.tools if t.first_game]
+    assert [(t.name, t.state, t.compound, t.formula, t.ability) for t in firsts] == FIRST_GAME
+    rulebook = RULES / "lab-notes.md"
+    if rulebook.exists():
+        text = rulebook.read_text()
+        for name, state, compound, formula, ability in FIRST_GAME:
+            assert f"• {name} ({state.capitalize()}; compound {compound} - {formula}): {ability}" in text

@@ -15,7 +15,8 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from engine.chem import VALENCE, Molecule
-from engine.hexgrid import HexField, embed
+from engine.hexgrid import HexField, molecule_layout
+from engine.hexgrid import bond_lines as hex_bond_lines
 from generator import fonts
 
 # Element colours follow the usual CPK convention; every element is also
@@ -101,20 +102,7 @@ def formula_width(text: str, size: float, bold: bool = False) -> float:
 @lru_cache(maxsize=256)
 def _molecule_layout(smiles: str) -> dict[str, Any]:
     mol = Molecule.from_smiles(smiles)
-    window = HexField(7, 7)
-    placed = embed(mol.atoms, mol.bonds, window)
-    if placed is None:
-        raise ValueError(f"cannot lay out {smiles!r} on a hexagonal field")
-    pos = {i: HexField.centre(s) for i, s in placed.items()}
-    xs = [p[0] for p in pos.values()]
-    ys = [p[1] for p in pos.values()]
-    x0, y0 = min(xs), min(ys)
-    atoms = [{"element": a, "x": pos[i][0] - x0, "y": pos[i][1] - y0} for i, a in enumerate(mol.atoms)]
-    bonds = []
-    for (i, j), order in sorted(mol.bonds.items()):
-        bonds.append({"a": i, "b": j, "order": order,
-                      "x1": atoms[i]["x"], "y1": atoms[i]["y"], "x2": atoms[j]["x"], "y2": atoms[j]["y"]})
-    return {"atoms": atoms, "bonds": bonds, "width": max(xs) - x0, "height": max(ys) - y0}
+    return molecule_layout(mol.atoms, mol.bonds)
 
 
 def molecule(smiles: str) -> dict[str, Any]:
@@ -151,16 +139,8 @@ def hexfield_size(rows: int, cols: int) -> tuple[float, float]:
 
 def bond_lines(x1: float, y1: float, x2: float, y2: float, order: int, gap: float,
                trim: float = 0.0) -> list[tuple[float, float, float, float]]:
-    """Parallel segments for a single, double or triple bond between two
-    centres, each end pulled in by ``trim`` (the atom circle's radius)."""
-    dx, dy = x2 - x1, y2 - y1
-    length = math.hypot(dx, dy) or 1.0
-    ux, uy = dx / length, dy / length
-    px, py = -uy, ux
-    ax, ay = x1 + ux * trim, y1 + uy * trim
-    bx, by = x2 - ux * trim, y2 - uy * trim
-    offsets = {1: [0.0], 2: [-gap / 2, gap / 2], 3: [-gap, 0.0, gap]}[order]
-    return [(ax + px * o, ay + py * o, bx + px * o, by + py * o) for o in offsets]
+    """Parallel segments for a bond between two centres (engine.hexgrid.bond_lines)."""
+    return hex_bond_lines((x1, y1), (x2, y2), order, gap, trim)
 
 
 def polygon(cx: float, cy: float, r: float, sides: int, rotation: float = -90.0) -> str:

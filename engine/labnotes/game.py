@@ -13,7 +13,7 @@
 >>> game.apply(state, 1, {"type": "take_die", "die": 0})
 Traceback (most recent call last):
 ...
-engine.core.IllegalAction: It is player 1's pick.
+engine.core.IllegalAction: It is not your pick yet: dice are taken in turn order from the lead player.
 """
 
 from __future__ import annotations

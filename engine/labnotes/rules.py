@@ -425,7 +425,7 @@ class Rules:
         if s.phase != "roll":
             raise IllegalAction("The dice are rolled only at the start of a round.")
         if seat != s.lead:
-            raise IllegalAction(f"The lead player ({s.lead + 1}) rolls the dice.")
+            raise IllegalAction("Only the lead player rolls the dice.")
         rng = Rng(s.rng)
         for d in s.dice:
             if d.place == "cup":
@@ -442,7 +442,7 @@ class Rules:
     def _picker(self, s: State, seat: int, what: str) -> Sheet:
         self._seat_turn(s, seat, "select", what)
         if seat != s.picker():
-            raise IllegalAction(f"It is player {s.picker() + 1}'s pick.")
+            raise IllegalAction("It is not your pick yet: dice are taken in turn order from the lead player.")
         return s.seats[seat]
 
     def _do_reroll(self, s: State, seat: int, a: Action) -> None:

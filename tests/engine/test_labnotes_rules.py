@@ -135,7 +135,7 @@ def test_draft_in_turn_order_from_the_lead(game):
     player then selects a die from those remaining ... and so on in turn order." """
     s = game.apply(game.setup(3, 5, {"lead": 1}), 1, ROLL)
     assert game.to_move(s) == [1]
-    with pytest.raises(IllegalAction, match="player 2's pick"):
+    with pytest.raises(IllegalAction, match="not your pick yet"):
         game.apply(s, 0, take(pool(s)[0]))
     s = game.apply(s, 1, take(pool(s)[0]))
     assert game.to_move(s) == [2]

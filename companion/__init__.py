@@ -1,0 +1,142 @@
+"""The table companion: a Flask + htmx referee that every phone at the table opens.
+
+Flask's tutorial shape: :func:`create_app` is the application factory, one
+blueprint per concern (``pages`` for phones, ``api`` for other clients, one
+per game that brings pages of its own, under :mod:`companion.games`), and the
+database is reached only through :mod:`companion.db`.
+
+Every game is served through :class:`engine.core.Game` alone; a game's look
+lives in ``templates/companion/<game>/`` and, where it needs a little Python
+to draw, in ``companion/games/<game>.py``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+from pathlib import Path
+from typing import Any, Mapping
+
+from flask import Flask, jsonify, render_template, request
+from jinja2 import StrictUndefined
+from werkzeug.exceptions import HTTPException
+
+import templates
+
+log = logging.getLogger(__name__)
+
+TEMPLATE_DIR = Path(templates.__file__).parent
+STATIC_DIR = Path(__file__).parent / "static"
+HTMX_FILE = STATIC_DIR / "vendor" / "htmx.min.js"
+
+DEFAULTS: dict[str, Any] = {
+    "MAX_CONTENT_LENGTH": 64 * 1024,   # the largest honest request is a pasted paper sheet
+    "MAX_FORM_MEMORY_SIZE": 64 * 1024,
+    "RATE_LIMITS": {"create": (20, 60.0), "join": (30, 60.0), "score_sheet": (60, 60.0)},
+    "POLL_MS": 500,                     # every phone sees a change within a second
+    "PUBLIC_URL": None,                 # the LAN address phones use; serve() sets it
+    "ALLOW_CHOSEN_SEED": False,         # tests and benchmarks may fix a table's seed
+    "STRICT_VERSIONS": False,           # True: a stale version always conflicts (see companion.referee)
+    "SESSION_COOKIE_NAME": "labkit_session",
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "PERMANENT_SESSION_LIFETIME": 60 * 60 * 24 * 7,
+}
+
+
+def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: str | None = None,
+               overrides: Mapping[str, Any] | None = None) -> Flask:
+    """Build the companion.
+
+    >>> app = create_app({"TESTING": True, "SECRET_KEY": "x", "DATABASE_URL": "sqlite:///:memory:"})
+    >>> app.name
+    'companion'
+
+    ``test_config`` replaces the instance's config.py and ``LABKIT_*``
+    variables (the tutorial's way); ``overrides`` is layered on top of them
+    (what :func:`companion.server.serve` uses).
+    """
+    app = Flask(__name__, instance_relative_config=True, template_folder=str(TEMPLATE_DIR),
+                static_folder=str(STATIC_DIR), instance_path=instance_path)
+    app.config.from_mapping(DEFAULTS)
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+        app.config.from_prefixed_env("LABKIT")
+    else:
+        app.config.from_mapping(test_config)
+    app.config.from_mapping(overrides or {})
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
+    app.jinja_env.undefined = StrictUndefined
+    if not HTMX_FILE.exists():
+        log.warning("%s is missing: run `make %s` (pages will not update live)", HTMX_FILE,
+                    HTMX_FILE.relative_to(Path(__file__).parent.parent))
+
+    from companion import api, db, games, pages, security
+    from companion.referee import Referee
+
+    db.init_app(app)
+    app.extensions["companion_referee"] = Referee(app.extensions["companion_store"],
+                                                  strict_versions=bool(app.config["STRICT_VERSIONS"]))
+    app.extensions["companion_limiter"] = security.RateLimiter(app.config["RATE_LIMITS"])
+    security.protect(app)
+    app.jinja_env.globals["csrf_token"] = security.csrf_token
+    app.jinja_env.globals["csrf_field"] = security.CSRF_FIELD
+
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    games.init_app(app)
+    _errors(app)
+    return app
+
+
+def _instance_secret(instance: Path) -> str:
+    """A secret key kept in the instance folder, so sessions (and their CSRF
+    tokens) outlive a restart of the server."""
+    path = instance / "secret_key"
+    try:
+        key = path.read_text().strip()
+        if len(key) >= 32:
+            return key
+    except FileNotFoundError:
+        pass
+    key = secrets.token_hex(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(key)
+    return key
+
+
+def _errors(app: Flask) -> None:
+    def wants_json() -> bool:
+        return request.path.startswith("/api/")
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Any:
+        code = exc.code or 500
+        message = exc.description or exc.name
+        if wants_json():
+            response = jsonify({"error": message})
+        elif request.headers.get("HX-Request") == "true":
+            # htmx swaps no error answer: the page shows this sentence in a banner (companion.js)
+            response = app.make_response((message, code, {"Content-Type": "text/plain; charset=utf-8"}))
+        else:
+            response = app.make_response((render_template("companion/error.html", code=code, title=exc.name,
+                                                          message=message), code))
+        response.status_code = code
+        for key, value in exc.get_headers():
+            if key.lower() not in ("content-type",):
+                response.headers[key] = value
+        return response
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception) -> Any:
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        message = "Something went wrong on the server; the table is unchanged."
+        if wants_json():
+            response = jsonify({"error": message})
+            response.status_code = 500
+            return response
+        return render_template("companion/error.html", code=500, title="Server error", message=message), 500

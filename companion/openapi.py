@@ -1,0 +1,186 @@
+"""The OpenAPI 3.1 description of ``/api``, written by hand and checked by
+the tests against the app's routes and its real responses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion import games
+from companion.referee import ACTION_MAX_CHARS, CODE_ALPHABET, CODE_LENGTH, NAME_MAX
+
+API_VERSION = "1.0.0"
+
+
+def _error(description: str, with_table: bool = False) -> dict[str, Any]:
+    schema = {"$ref": "#/components/schemas/ErrorWithTable" if with_table else "#/components/schemas/Error"}
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _ok(description: str, ref: str) -> dict[str, Any]:
+    return {"description": description,
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}}
+
+
+CODE = {"name": "code", "in": "path", "required": True,
+        "description": "The table's join code (case does not matter).",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 40}}
+
+COMMON = {"400": _error("Malformed request: the sentence says what is wrong."),
+          "413": _error("The body is too large."),
+          "415": _error("The body is not JSON.")}
+
+BEARER = [{"bearer": []}]
+
+
+def _json_body(ref: str, required: bool = True) -> dict[str, Any]:
+    return {"required": required,
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}}
+
+
+def spec() -> dict[str, Any]:
+    paths: dict[str, Any] = {
+        "/api/openapi.json": {"get": {
+            "summary": "This description", "operationId": "openapi",
+            "responses": {"200": {"description": "OpenAPI 3.1",
+                                  "content": {"application/json": {"schema": {"type": "object"}}}}}}},
+        "/api/games": {"get": {
+            "summary": "Games this companion can referee", "operationId": "listGames",
+            "responses": {"200": _ok("The games", "GameList")}}},
+        "/api/tables": {"post": {
+            "summary": "Create a table", "operationId": "createTable",
+            "description": "Returns the join code and the host's secret token. Rate-limited per client.",
+            "requestBody": _json_body("CreateTable"),
+            "responses": {"201": _ok("The new table, in its lobby", "Created"), **COMMON,
+                          "403": _error("Refused: a request from another site."),
+                          "429": _error("Too many tables created from this address: wait.")}}},
+        "/api/tables/{code}": {"get": {
+            "summary": "The table as your seat sees it (a spectator without a token)",
+            "operationId": "tableState", "parameters": [CODE], "security": [{}, {"bearer": []}],
+            "responses": {"200": _ok("The table", "Table"), "404": _error("No such table.")}}},
+        "/api/tables/{code}/version": {"get": {
+            "summary": "The table's version alone, for cheap polling", "operationId": "tableVersion",
+            "parameters": [CODE],
+            "responses": {"200": _ok("The version", "Version"), "404": _error("No such table.")}}},
+        "/api/tables/{code}/seats": {"post": {
+            "summary": "Join a table with a name", "operationId": "join", "parameters": [CODE],
+            "requestBody": _json_body("Join"),
+            "responses": {"201": _ok("Your seat and its secret token", "Joined"), **COMMON,
+                          "403": _error("Refused: a request from another site."),
+                          "404": _error("No such table."),
+                          "409": _error("The table is full, has started, or the name is taken."),
+                          "429": _error("Too many joins from this address: wait.")}}},
+        "/api/tables/{code}/seats/{seat}/token": {"post": {
+            "summary": "A new token for a seat (host): its player moved to another device",
+            "operationId": "newSeatToken", "security": BEARER,
+            "parameters": [CODE, {"name": "seat", "in": "path", "required": True, "schema": {"type": "integer"}}],
+            "description": "The seat's old token stops working.",
+            "responses": {"200": _ok("The seat's new token", "SeatToken"), **COMMON,
+                          "401": _error("No token."), "403": _error("Not the host's token."),
+                          "404": _error("No such table."), "409": _error("No such seat.")}}},
+        "/api/tables/{code}/start": {"post": {
+            "summary": "Start the game (host)", "operationId": "start", "parameters": [CODE],
+            "security": BEARER, "requestBody": _json_body("Versioned"),
+            "responses": {"200": _ok("The table", "Table"), **COMMON,
+                          "401": _error("No token."), "403": _error("Not the host's token."),
+                          "404": _error("No such table."),
+                          "409": _error("Started already, too few players, or the seats changed.", True)}}},
+        "/api/tables/{code}/actions": {"post": {
+            "summary": "Act for your seat", "operationId": "act", "parameters": [CODE],
+            "security": BEARER, "requestBody": _json_body("Act"),
+            "description": ("Send the version you saw. If the table moved on and your choices changed, "
+                            "the answer is 409 with the table as it is now; if the rules forbid the action, "
+                            "422 with the engine's sentence. Either way nothing changed."),
+            "responses": {"200": _ok("The table after your action", "Table"), **COMMON,
+                          "401": _error("No token."), "403": _error("This token has no seat here."),
+                          "404": _error("No such table."),
+                          "409": _error("Someone else moved first, or the game has not started.", True),
+                          "422": _error("The rules do not allow this action now.", True)}}},
+        "/api/tables/{code}/undo": {"post": {
+            "summary": "Undo the last action (host)", "operationId": "undo", "parameters": [CODE],
+            "security": BEARER, "requestBody": _json_body("Versioned"),
+            "description": "Dice already seen come out the same when the same path is taken again.",
+            "responses": {"200": _ok("The table after the undo", "Table"), **COMMON,
+                          "401": _error("No token."), "403": _error("Not the host's token."),
+                          "404": _error("No such table."),
+                          "409": _error("Nothing to undo, or the table moved on.", True)}}},
+        "/api/tables/{code}/score": {"get": {
+            "summary": "The final score with each player's breakdown", "operationId": "score",
+            "parameters": [CODE],
+            "responses": {"200": _ok("The result", "Result"), "404": _error("No such table."),
+                          "409": _error("The game is not over yet.")}}},
+    }
+    paths.update(games.openapi_paths())
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "labkit companion", "version": API_VERSION,
+                 "description": ("Drive a board-game table: create it, join seats, act, watch, score. "
+                                 "POST bodies are JSON; cookies are never read by this API.")},
+        "paths": paths,
+        "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+                       "schemas": SCHEMAS},
+    }
+
+
+_VERSION = {"type": "integer"}
+_ACTION = {"type": "object", "required": ["type"], "properties": {"type": {"type": "string", "minLength": 1}},
+           "description": f"An action as the table's actions list gives it (at most {ACTION_MAX_CHARS} "
+                          "characters of JSON)."}
+
+SCHEMAS: dict[str, Any] = {
+    "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
+    "ErrorWithTable": {"type": "object", "required": ["error"],
+                       "properties": {"error": {"type": "string"}, "table": {"$ref": "#/components/schemas/Table"}}},
+    "Version": {"type": "object", "required": ["version"], "properties": {"version": _VERSION}},
+    "Versioned": {"type": "object", "required": ["version"], "properties": {"version": _VERSION}},
+    "Game": {"type": "object", "required": ["name", "title", "min_players", "max_players"],
+             "properties": {"name": {"type": "string"}, "title": {"type": "string"},
+                            "min_players": {"type": "integer"}, "max_players": {"type": "integer"}}},
+    "GameList": {"type": "object", "required": ["games"],
+                 "properties": {"games": {"type": "array", "items": {"$ref": "#/components/schemas/Game"}}}},
+    "CreateTable": {"type": "object", "required": ["game"],
+                    "properties": {"game": {"type": "string"},
+                                   "options": {"type": "object", "description": "Game options (engine's setup)."},
+                                   "seed": {"type": "integer", "minimum": 0,
+                                            "description": "Only where the server allows chosen seeds (tests)."}}},
+    "Created": {"type": "object", "required": ["code", "host_token", "url", "table"],
+                "properties": {"code": {"type": "string", "minLength": CODE_LENGTH, "maxLength": CODE_LENGTH,
+                                        "pattern": f"^[{CODE_ALPHABET}]+$"},
+                               "host_token": {"type": "string"}, "url": {"type": "string"},
+                               "table": {"$ref": "#/components/schemas/Table"}}},
+    "Join": {"type": "object", "required": ["name"],
+             "properties": {"name": {"type": "string", "minLength": 1, "maxLength": NAME_MAX}}},
+    "Joined": {"type": "object", "required": ["seat", "token", "table"],
+               "properties": {"seat": {"type": "integer", "minimum": 0}, "token": {"type": "string"},
+                              "table": {"$ref": "#/components/schemas/Table"}}},
+    "SeatToken": {"type": "object", "required": ["seat", "token"],
+                  "properties": {"seat": {"type": "integer"}, "token": {"type": "string"}}},
+    "Act": {"type": "object", "required": ["version", "action"],
+            "properties": {"version": _VERSION, "action": _ACTION}},
+    "Seat": {"type": "object", "required": ["seat", "name"],
+             "properties": {"seat": {"type": "integer"}, "name": {"type": "string"}}},
+    "Table": {"type": "object",
+              "required": ["code", "game", "title", "status", "version", "moves", "min_players", "max_players",
+                           "seats", "you", "to_move", "actions", "view", "result"],
+              "properties": {
+                  "code": {"type": "string"}, "game": {"type": "string"}, "title": {"type": "string"},
+                  "status": {"enum": ["lobby", "playing", "over"]},
+                  "version": _VERSION, "moves": {"type": "integer", "minimum": 0},
+                  "min_players": {"type": "integer"}, "max_players": {"type": "integer"},
+                  "seats": {"type": "array", "items": {"$ref": "#/components/schemas/Seat"}},
+                  "you": {"type": "object", "required": ["seat", "host"],
+                          "properties": {"seat": {"type": ["integer", "null"]}, "host": {"type": "boolean"}}},
+                  "to_move": {"type": "array", "items": {"type": "integer"}},
+                  "actions": {"type": "array", "items": _ACTION},
+                  "view": {"type": ["object", "null"], "description": "What your seat may see (the engine's view)."},
+                  "result": {"oneOf": [{"type": "null"}, {"$ref": "#/components/schemas/Result"}]}}},
+    "ScoreLine": {"type": "object", "required": ["key", "label", "points"],
+                  "properties": {"key": {"type": "string"}, "label": {"type": "string"},
+                                 "points": {"type": "integer"}}},
+    "SeatScore": {"type": "object", "required": ["seat", "name", "lines", "total", "details"],
+                  "properties": {"seat": {"type": "integer"}, "name": {"type": "string"},
+                                 "lines": {"type": "array", "items": {"$ref": "#/components/schemas/ScoreLine"}},
+                                 "total": {"type": "integer"}, "details": {"type": "object"}}},
+    "Result": {"type": "object", "required": ["scores", "winners"],
+               "properties": {"scores": {"type": "array", "items": {"$ref": "#/components/schemas/SeatScore"}},
+                              "winners": {"type": "array", "items": {"type": "integer"}}}},
+}

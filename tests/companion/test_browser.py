@@ -1,0 +1,228 @@
+"""A table of Lab Notes played on phones: Playwright driving Debian's
+Chromium against the real server. A host creates the table, two players
+join from separate browser contexts, an action on one phone appears on the
+other without a reload, an illegal move shows its reason, and the game is
+played to its end (the middle through the API, for speed) until the final
+score appears in every browser."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from tests.companion.conftest import need_htmx
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium; `make test` does it as root)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def labnotes() -> None:
+    from engine import GAMES
+
+    if "labnotes" not in GAMES:
+        pytest.skip("the Lab Notes engine is not registered")
+    need_htmx()
+
+
+def api(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+    data = json.dumps(body if body is not None else {}).encode() if method == "POST" else None
+    request = urllib.request.Request(base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=20) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def seat_token(context: Any, code: str) -> str:
+    return next(c["value"] for c in context.cookies() if c["name"] == f"labkit_seat_{code}")
+
+
+def choose(actions: list[dict[str, Any]], rnd: random.Random) -> dict[str, Any]:
+    """A player who fills the sheet: notate first, then finish; no dawdling."""
+    for kind in ("roll", "take_die", "burn", "choose_element", "notate", "claim"):
+        options = [a for a in actions if a["type"] == kind]
+        if options:
+            return rnd.choice(options)
+    for kind in ("finish", "trash"):
+        options = [a for a in actions if a["type"] == kind]
+        if options:
+            return options[0]
+    return rnd.choice(actions)
+
+
+def watch_requests(page: Any, seen: list[str]) -> None:
+    page.on("request", lambda r: seen.append(r.url))
+
+
+def test_a_table_of_lab_notes_on_three_phones(browser: Any, labnotes: None, server_factory: Any) -> None:
+    server = server_factory().start()
+    base = server.url
+    requests: list[str] = []
+    host_ctx, ada_ctx, bo_ctx = (browser.new_context(**PHONE) for _ in range(3))
+    host, ada, bo = (ctx.new_page() for ctx in (host_ctx, ada_ctx, bo_ctx))
+    for page in (host, ada, bo):
+        watch_requests(page, requests)
+        page.set_default_timeout(10_000)
+
+    # The host creates a table: a code, a link and a QR code to show.
+    host.goto(base + "/")
+    host.get_by_role("button", name="Lab Notes").click()
+    host.wait_for_selector(".big-code")
+    code = host.inner_text(".big-code").strip()
+    assert host.locator(".qr-box svg").count() == 1
+    assert f"/t/{code}" in host.inner_text(".link")
+
+    # Two players join from their own phones; a name is text, never markup.
+    for page, name in ((ada, "Ada"), (bo, "<b>Bo</b>")):
+        page.goto(f"{base}/t/{code}")
+        page.fill("#name", name)
+        page.get_by_role("button", name="Take a seat").click()
+        page.wait_for_selector("text=You are seated")
+    host.wait_for_selector("text=<b>Bo</b>")             # the host's lobby updated without a reload
+    assert host.locator(".players b").count() == 0
+
+    host.get_by_role("button", name="Start the game").click()
+    ada.wait_for_selector("text=You lead: roll the dice.")   # Ada's phone moved on by itself
+    assert ada.evaluate("document.getElementById('live').dataset.playing") == "true"
+
+    # An action on one phone appears on the other without a reload.
+    bo_reloads = bo.evaluate("performance.getEntriesByType('navigation').length")
+    ada.get_by_role("button", name="Roll the dice").click()
+    started = time.monotonic()
+    bo.wait_for_selector("text=Ada picks a die.", timeout=2_500)   # the pages poll every 500 ms
+    seen_after = time.monotonic() - started
+    assert bo.evaluate("performance.getEntriesByType('navigation').length") == bo_reloads
+    print(f"\nBo's phone saw Ada's roll {seen_after * 1000:.0f} ms after the click")
+
+    ada_token, bo_token = seat_token(ada_ctx, code), seat_token(bo_ctx, code)
+    state = api(base, "GET", f"/api/tables/{code}", token=ada_token)[1]
+    # Ada takes an element die on her phone; Bo takes the burner if there is one, so the Community die is an element.
+    element_die = next(a["die"] for a in state["actions"]
+                       if a["type"] == "take_die" and state["view"]["dice"][a["die"]]["face"] != "burner")
+    ada.click(f'button.die[data-action*="\\"die\\":{element_die}"]')
+    bo.wait_for_selector("text=Your pick: tap a die to take it.")
+    mine = api(base, "GET", f"/api/tables/{code}", token=bo_token)[1]
+    takes = [a for a in mine["actions"] if a["type"] == "take_die"]
+    burner = [a for a in takes if mine["view"]["dice"][a["die"]]["face"] == "burner"]
+    bo.click(f'button.die[data-action*="\\"die\\":{(burner or takes)[0]["die"]}"]')
+
+    # Ada notates both her elements on two neighbouring spaces: tap a space, then the element.
+    ada.wait_for_selector("button[data-space-action]")
+    for space in (0, 1):
+        ada.click(f'svg.sheet[data-mine] .space[data-space="{space}"]')
+        ada.locator("button[data-space-action]:not([disabled])").first.click()
+        ada.wait_for_selector(f'svg.sheet[data-mine] .space[data-space="{space}"]:not(.tappable)')
+    # ... and Bo sees Ada's sheet change, without a reload.
+    bo.wait_for_selector('[data-sheet-of="0"] .space[data-space="1"][class*="el-"]', state="attached", timeout=3_000)
+
+    # Tapping between the two elements raises their bond, until the rules say no: the reason shows by the sheet.
+    version_before = None
+    for _ in range(4):
+        version_before = ada.evaluate("document.getElementById('live').dataset.version")
+        ada.click('svg.sheet[data-mine] [data-gap="0,1"]')
+        ada.wait_for_function(f"document.getElementById('live').dataset.version !== '{version_before}' "
+                              "|| !!document.getElementById('sheet-error')")
+        if ada.locator("#sheet-error").count():
+            break
+    reason = ada.inner_text("#control-sheet #sheet-error")
+    assert reason and ("bond" in reason.lower()), reason
+    assert ada.evaluate("document.getElementById('live').dataset.version") == version_before  # nothing changed
+    assert ada.locator('#control-sheet #sheet-error').count() == 1                               # next to the sheet
+
+    # The host undoes the last bond (a mis-tap), confirming on the phone.
+    host.on("dialog", lambda dialog: dialog.accept())
+    table = api(base, "GET", f"/api/tables/{code}")[1]
+    moves = table["moves"]
+    host.wait_for_selector(f'#live[data-version="{table["version"]}"]')   # the host has seen the last bond
+    host.get_by_role("button", name="Undo the last action").click()
+    host.wait_for_selector("text=The last action was undone.")
+    assert api(base, "GET", f"/api/tables/{code}")[1]["moves"] == moves - 1
+
+    # The rest of the game goes through the API, quickly; the phones keep polling.
+    rnd = random.Random(7)
+    tokens = [ada_token, bo_token]
+    for _ in range(2000):
+        table = api(base, "GET", f"/api/tables/{code}")[1]
+        if table["status"] == "over":
+            break
+        seat = table["to_move"][0]
+        mine = api(base, "GET", f"/api/tables/{code}", token=tokens[seat])[1]
+        status, body = api(base, "POST", f"/api/tables/{code}/actions",
+                           {"version": mine["version"], "action": choose(mine["actions"], rnd)}, tokens[seat])
+        assert status in (200, 409), body
+    assert api(base, "GET", f"/api/tables/{code}")[1]["status"] == "over"
+
+    # The final score appears in every browser, with each player's breakdown.
+    score = api(base, "GET", f"/api/tables/{code}/score")[1]
+    for page in (ada, bo, host):
+        page.wait_for_selector("#final-score", timeout=5_000)
+        table_text = page.inner_text("#final-score")
+        for s in score["scores"]:
+            assert str(s["total"]) in table_text
+        assert "Compounds" in table_text and "Notecards" in table_text and "Burned spaces" in table_text
+        assert page.locator("#breakdown").count() == 1
+    assert "<b>Bo</b>" in bo.inner_text("#final-score")
+    assert bo.locator("#final-score b").count() == 0
+
+    # Nothing was fetched from anywhere but the table's own server.
+    outside = [u for u in requests if not u.startswith(base) and not u.startswith("data:")]
+    assert outside == []
+    for ctx in (host_ctx, ada_ctx, bo_ctx):
+        ctx.close()
+
+
+def test_a_paper_sheet_is_scored_on_a_phone(browser: Any, labnotes: None, server_factory: Any) -> None:
+    server = server_factory().start()
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(server.url + "/")
+    page.get_by_role("link", name="Score a paper Lab Notes sheet").click()
+    # Water: H-O-H on A1, A2, A3, each bond tapped once.
+    for space, element in ((0, "H"), (1, "O"), (2, "H")):
+        page.click(f'svg.sheet[data-paper] .space[data-space="{space}"]')
+        page.click(f'[data-paper-mark="{element}"]')
+    page.click('svg.sheet[data-paper] [data-gap="0,1"]')
+    page.click('svg.sheet[data-paper] [data-gap="1,2"]')
+    page.fill("#paper-player", "Paper Pat")
+    page.select_option("[data-paper-trash] >> nth=0", "C")
+    sheet = json.loads(page.input_value("#paper-json"))
+    assert sheet["elements"] == {"A1": "H", "A2": "O", "A3": "H"}
+    assert sorted(map(tuple, sheet["bonds"])) == [("A1", "A2", 1), ("A2", "A3", 1)]
+    page.get_by_role("button", name="Score this sheet").click()
+    page.wait_for_selector("#paper-score")
+    text = page.inner_text("#paper-score")
+    assert "Paper Pat: 2 points" in text and "Compounds" in text
+    # A sheet that breaks the rules lists why.
+    page.fill("#paper-json", json.dumps({"elements": {"A1": "O", "A2": "H"}, "bonds": [["A1", "A2", 2]]}))
+    page.get_by_role("button", name="Score this sheet").click()
+    page.wait_for_selector("text=This sheet breaks 1 rule")
+    assert "Hydrogen" in page.inner_text("#paper-result")
+    ctx.close()

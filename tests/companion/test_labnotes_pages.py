@@ -1,0 +1,171 @@
+"""Lab Notes at the table, without a browser: the board offers exactly what
+the engine offers, draws the sheet, and a paper sheet is scored."""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+
+from engine import GAMES
+
+
+@pytest.fixture(autouse=True)
+def _labnotes() -> None:
+    if "labnotes" not in GAMES:
+        pytest.skip("the Lab Notes engine is not registered")
+
+
+def _table(api: Any, players: int = 3, seed: int = 5) -> dict[str, Any]:
+    return api.table(game="labnotes", seed=seed, players=["Ada", "Bo", "Cy", "Di", "Eve"][:players],
+                     options={"first_game": True})
+
+
+def _page(app: Any, code: str, token: str | None) -> str:
+    client = app.test_client()
+    if token:
+        client.set_cookie(f"labkit_seat_{code}", token)
+    return client.get(f"/t/{code}").get_data(as_text=True)
+
+
+def _offered(page: str) -> list[dict[str, Any]]:
+    """Every action a page offers: direct buttons, plus space actions with each space."""
+    out = []
+    for raw in re.findall(r'data-action="([^"]+)"', page):
+        out.append(json.loads(html.unescape(raw)))
+    for raw, spaces in re.findall(r'data-space-action="([^"]+)"\s+data-spaces="([^"]*)"', page):
+        base = json.loads(html.unescape(raw))
+        out.extend({**base, "space": int(k)} for k in spaces.split(",") if k)
+    for raw in re.findall(r'<option value="([^"]+)"', page):
+        if raw.startswith("{"):
+            out.append(json.loads(html.unescape(raw)))
+    return out
+
+
+def _key(action: dict[str, Any]) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+def test_each_phone_offers_exactly_the_engines_actions(app: Any, api: Any) -> None:
+    """Through a stretch of play, every seat's page offers the engine's
+    actions for that seat (rerolls are composed from checkboxes; bonds also
+    from gaps) and nothing else."""
+    t = _table(api)
+    code, tokens = t["code"], t["tokens"]
+    rnd = random.Random(3)
+    phases = set()
+    for _ in range(60):
+        table = api.state(code)
+        if table["status"] == "over":
+            break
+        for seat, token in enumerate(tokens):
+            state = api.state(code, token)
+            phases.add(state["view"]["phase"])
+            expected = {_key(a) for a in state["actions"] if a["type"] != "reroll"}
+            offered = {_key(a) for a in _offered(_page(app, code, token))}
+            assert offered == expected, (seat, state["view"]["phase"], offered ^ expected)
+        seat = table["to_move"][0]
+        mine = api.state(code, tokens[seat])
+        choices = [a for a in mine["actions"] if a["type"] != "finish"] or mine["actions"]
+        assert api.act(code, tokens[seat], rnd.choice(choices), mine["version"]).status_code == 200
+    assert {"roll", "select", "notate"} <= phases
+
+
+def test_the_board_shows_dice_line_sheet_and_running_score(app: Any, api: Any) -> None:
+    t = _table(api, players=2)
+    code, (ada, bo) = t["code"], t["tokens"]
+    api.act(code, ada, {"type": "roll"})
+    page = _page(app, code, ada)
+    state = api.state(code, ada)
+    assert "Your pick: tap a die to take it." in page
+    pool = [i for i, d in enumerate(state["view"]["dice"]) if d["place"] == "pool"]
+    assert len(re.findall(r'<button type="button" class="die', page)) == len(pool) == 3
+    values = re.findall(r'<span class="value">(\d)</span>', page)
+    assert values[:2] == ["6", "3"]                     # the line: newest card worth 6, then 3
+    assert page.count('<svg class="sheet"') == 2        # my sheet and Bo's
+    assert 'data-mine="true"' in page and page.count('data-mine="true"') == 1
+    assert re.search(r'id="my-score">\s*0 pts', page)
+    bo_page = _page(app, code, bo)
+    assert "Ada picks a die." in bo_page and "<button type=\"button\" class=\"die" not in bo_page
+    spectator = _page(app, code, None)
+    assert "You are watching." in spectator and 'data-mine' not in spectator and spectator.count('<svg class="sheet"') == 2
+
+
+def test_an_illegal_bond_is_explained_next_to_the_sheet(app: Any, api: Any, phones: Any) -> None:
+    host, ada, bo = phones(), phones(), phones()
+    code = host.create("labnotes")
+    ada.join(code, "Ada")
+    bo.join(code, "Bo")
+    host.post(f"/t/{code}/start", {"version": str(host.version(code))})
+    # Ada bonds two spaces with no elements: the engine's reason comes back by the sheet.
+    before = ada.version(code)
+    response = ada.act(code, {"type": "bond", "spaces": [0, 1]}, version=before, origin="sheet")
+    body = response.get_data(as_text=True)
+    error = re.search(r'<section class="card" id="control-sheet".*?id="sheet-error">(.*?)</p>', body, re.S)
+    assert error and error.group(1) == "You cannot draw a bond now: the table is in the roll phase."
+    assert ada.version(code) == before                                   # nothing changed
+
+
+def test_a_whole_game_ends_with_each_players_breakdown(app: Any, api: Any) -> None:
+    t = _table(api, players=2, seed=11)
+    code, tokens = t["code"], t["tokens"]
+    rnd = random.Random(5)
+    for _ in range(3000):
+        table = api.state(code)
+        if table["status"] == "over":
+            break
+        seat = table["to_move"][0]
+        mine = api.state(code, tokens[seat])
+        order = ["roll", "take_die", "burn", "choose_element", "notate", "claim", "finish", "trash"]
+        action = next(rnd.choice([a for a in mine["actions"] if a["type"] == k])
+                      for k in order if any(a["type"] == k for a in mine["actions"]))
+        api.act(code, tokens[seat], action, mine["version"])
+    page = _page(app, code, tokens[0])
+    assert 'id="final-score"' in page and 'id="breakdown"' in page
+    score = api.call("GET", f"/api/tables/{code}/score").json
+    table = re.search(r'id="final-score".*?</table>', page, re.S).group(0)
+    for s in score["scores"]:
+        assert f">{s['total']}<" in table
+    for words in ("Single bonds", "Double bonds", "Missing bonds", "Burned spaces"):
+        assert words in page
+
+
+# --- paper sheets ---------------------------------------------------------------------
+
+WATER = {"player": "Pat", "elements": {"A1": "H", "A2": "O", "A3": "H"},
+         "bonds": [["A1", "A2", 1], ["A2", "A3", 1]], "trash": ["C"]}
+
+
+def test_a_paper_sheet_is_scored_on_its_page(phones: Any) -> None:
+    phone = phones()
+    page = phone.get("/labnotes/sheet").get_data(as_text=True)
+    assert 'data-paper="true"' in page and page.count('data-paper-mark=') == 6
+    scored = phone.post("/labnotes/sheet", {"sheet": json.dumps(WATER)}).get_data(as_text=True)
+    assert "Pat: 2 points" in scored and "H2O" in scored
+    broken = phone.post("/labnotes/sheet", {"sheet": json.dumps({"elements": {"A1": "O", "A2": "H"},
+                                                                  "bonds": [["A1", "A2", 2]]})})
+    text = broken.get_data(as_text=True)
+    assert "breaks 1 rule" in text and "Hydrogen takes only 1" in text
+    junk = phone.post("/labnotes/sheet", {"sheet": "{not json"}).get_data(as_text=True)
+    assert "not valid JSON" in junk
+    # without htmx the whole page comes back, with a status that says how it went
+    assert phone.post("/labnotes/sheet", {"sheet": "{"}, htmx=False).status_code == 400
+    assert phone.client.post("/labnotes/sheet", data={"sheet": "{}"}).status_code == 403   # CSRF
+
+
+def test_a_paper_sheet_through_the_api(app: Any) -> None:
+    from tests.companion.test_api import check
+
+    client = app.test_client()
+    ok = check(app, "POST", "/api/games/labnotes/sheet", client.post("/api/games/labnotes/sheet", json=WATER))
+    assert ok.status_code == 200 and ok.json["total"] == 2 and ok.json["name"] == "Pat"
+    bad = check(app, "POST", "/api/games/labnotes/sheet",
+                client.post("/api/games/labnotes/sheet", json={"elements": {"Z9": "H"}}))
+    assert bad.status_code == 422 and len(bad.json["problems"]) >= 2
+    junk = check(app, "POST", "/api/games/labnotes/sheet",
+                 client.post("/api/games/labnotes/sheet", data="[1,", content_type="application/json"))
+    assert junk.status_code == 400

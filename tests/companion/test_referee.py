@@ -1,0 +1,158 @@
+"""The referee: replay from the log, versions and conflicts, undo."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+
+from companion.db import Database, Store
+from companion.referee import BadInput, Conflict, IllegalAction, Referee, Refused
+
+
+@pytest.fixture
+def referee(database_url: str, toy: Any) -> Any:
+    database = Database(database_url)
+    database.init_schema()
+    yield Referee(Store(database))
+    database.close()
+
+
+def _start(referee: Referee, players: int = 2, seed: int = 99, options: dict | None = None) -> str:
+    table, _ = referee.create("toyrace", options or {"target": 30}, seed=seed)
+    for i in range(players):
+        referee.join(table["code"], f"P{i}")
+    referee.start(table["code"], referee.version(table["code"]))
+    return table["code"]
+
+
+def test_state_is_setup_plus_replay_and_survives_a_cold_cache(referee: Referee) -> None:
+    code = _start(referee)
+    for seat in (0, 1):
+        referee.act(code, seat, {"type": "bet", "guess": "high"}, referee.version(code))
+    snap = referee.act(code, 0, {"type": "roll"}, referee.version(code))
+    before = snap.game.to_dict(snap.state)
+    referee.forget()                         # as after a restart: nothing in memory
+    again = referee.snapshot(code)
+    assert again.game.to_dict(again.state) == before
+    assert again.version == snap.version and again.moves == 3
+
+
+def test_a_fresh_process_sees_what_another_wrote(referee: Referee) -> None:
+    code = _start(referee)
+    other = Referee(referee.store)            # a second server process on the same database
+    other.snapshot(code)
+    referee.act(code, 0, {"type": "bet", "guess": "low"}, referee.version(code))
+    assert other.snapshot(code).view(0)["my_bet"] == "low"
+
+
+def test_illegal_actions_change_nothing(referee: Referee) -> None:
+    code = _start(referee)
+    version = referee.version(code)
+    with pytest.raises(IllegalAction, match="Everyone bets before the lead rolls"):
+        referee.act(code, 0, {"type": "roll"}, version)
+    with pytest.raises(BadInput):
+        referee.act(code, 0, ["not", "an", "object"], version)
+    with pytest.raises(BadInput):
+        referee.act(code, 0, {"type": "bet"}, "seven")
+    assert referee.version(code) == version
+    assert referee.snapshot(code).moves == 0
+
+
+def test_a_stale_version_conflicts_when_your_choices_changed(referee: Referee) -> None:
+    code = _start(referee)
+    v = referee.version(code)
+    referee.act(code, 0, {"type": "bet", "guess": "high"}, v)
+    with pytest.raises(Conflict) as caught:      # the same phone, twice on one version
+        referee.act(code, 0, {"type": "bet", "guess": "low"}, v)
+    assert caught.value.snapshot.version == v + 1
+    assert referee.snapshot(code).view(0)["my_bet"] == "high"
+
+
+def test_a_stale_version_passes_when_nothing_you_may_do_changed(referee: Referee) -> None:
+    """Simultaneous phase: a neighbour's bet does not change yours."""
+    code = _start(referee, players=3)
+    v = referee.version(code)
+    referee.act(code, 0, {"type": "bet", "guess": "high"}, v)
+    snap = referee.act(code, 1, {"type": "bet", "guess": "low"}, v)
+    assert snap.moves == 2
+
+
+def test_strict_versions_make_every_stale_action_a_conflict(referee: Referee) -> None:
+    strict = Referee(referee.store, strict_versions=True)
+    code = _start(strict, players=3)
+    v = strict.version(code)
+    strict.act(code, 0, {"type": "bet", "guess": "high"}, v)
+    with pytest.raises(Conflict):
+        strict.act(code, 1, {"type": "bet", "guess": "low"}, v)
+
+
+def test_an_undo_since_your_version_always_conflicts(referee: Referee) -> None:
+    code = _start(referee, players=3)
+    v = referee.version(code)
+    referee.act(code, 0, {"type": "bet", "guess": "high"}, v)
+    referee.undo(code, v + 1)
+    with pytest.raises(Conflict):
+        referee.act(code, 1, {"type": "bet", "guess": "low"}, v)
+
+
+def test_undoing_a_roll_and_rolling_again_gives_the_same_die(referee: Referee) -> None:
+    code = _start(referee)
+    for seat in (0, 1):
+        referee.act(code, seat, {"type": "bet", "guess": "high"}, referee.version(code))
+    first = referee.act(code, 0, {"type": "roll"}, referee.version(code)).view(0)["last_die"]
+    referee.undo(code, referee.version(code))
+    assert referee.snapshot(code).view(0)["last_die"] is None
+    referee.forget()
+    again = referee.act(code, 0, {"type": "roll"}, referee.version(code)).view(0)["last_die"]
+    assert again == first
+
+
+def test_only_a_started_table_takes_actions_and_undo(referee: Referee) -> None:
+    table, _ = referee.create("toyrace", {}, seed=1)
+    with pytest.raises(Refused):
+        referee.act(table["code"], 0, {"type": "roll"}, 0)
+    with pytest.raises(Refused):
+        referee.undo(table["code"], 0)
+    referee.join(table["code"], "Solo")
+    with pytest.raises(Refused, match="at least 2"):
+        referee.start(table["code"], referee.version(table["code"]))
+
+
+def test_bad_options_fail_at_creation(referee: Referee) -> None:
+    with pytest.raises(BadInput, match="target"):
+        referee.create("toyrace", {"target": "far"})
+    with pytest.raises(BadInput, match="Unknown game"):
+        referee.create("chess")
+
+
+def test_threads_on_the_same_version_exactly_one_applies(referee: Referee) -> None:
+    """Both seats act at once in the roll phase: the lead's roll and a
+    second roll from the same seat on the same version; exactly one lands."""
+    code = _start(referee)
+    for seat in (0, 1):
+        referee.act(code, seat, {"type": "bet", "guess": "high"}, referee.version(code))
+    version = referee.version(code)
+    referee.forget()
+    barrier = threading.Barrier(6)
+    results: list[str] = []
+
+    def roll() -> None:
+        other = Referee(referee.store)       # separate caches, like separate processes
+        barrier.wait()
+        try:
+            other.act(code, 0, {"type": "roll"}, version)
+            results.append("applied")
+        except Conflict:
+            results.append("conflict")
+        except IllegalAction:
+            results.append("illegal")
+
+    threads = [threading.Thread(target=roll) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results.count("applied") == 1, results
+    assert referee.snapshot(code).moves == 3

@@ -1,0 +1,134 @@
+"""The real server (``python -m companion`` under waitress) over real HTTP:
+killed mid-game and started again, the game goes on from the same state;
+two conflicting actions sent at once, exactly one applies."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+
+from companion.server import lan_addresses, phone_url
+
+
+def call(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+    data = json.dumps(body if body is not None else {}).encode() if method == "POST" else None
+    request = urllib.request.Request(base + path, data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=20) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def new_table(base: str, players: list[str], seed: int = 4242, target: int = 40) -> dict[str, Any]:
+    status, created = call(base, "POST", "/api/tables", {"game": "toyrace", "seed": seed, "options": {"target": target}})
+    assert status == 201, created
+    code = created["code"]
+    tokens = [call(base, "POST", f"/api/tables/{code}/seats", {"name": n})[1]["token"] for n in players]
+    version = call(base, "GET", f"/api/tables/{code}")[1]["version"]
+    status, _ = call(base, "POST", f"/api/tables/{code}/start", {"version": version}, created["host_token"])
+    assert status == 200
+    return {"code": code, "host": created["host_token"], "tokens": tokens}
+
+
+def play(base: str, t: dict[str, Any], actions: int) -> None:
+    for _ in range(actions):
+        state = call(base, "GET", f"/api/tables/{t['code']}")[1]
+        seat = state["to_move"][0]
+        mine = call(base, "GET", f"/api/tables/{t['code']}", token=t["tokens"][seat])[1]
+        status, body = call(base, "POST", f"/api/tables/{t['code']}/actions",
+                            {"version": mine["version"], "action": mine["actions"][-1]}, t["tokens"][seat])
+        assert status == 200, body
+
+
+@pytest.mark.slow
+def test_a_killed_server_resumes_every_table_exactly(server_factory: Any, tmp_path: Any) -> None:
+    server = server_factory().start()
+    tables = [new_table(server.url, ["Ada", "Bo"], seed=s) for s in (1, 2)]
+    for t in tables:
+        play(server.url, t, 7)
+    before = [call(server.url, "GET", f"/api/tables/{t['code']}", token=t["tokens"][0])[1] for t in tables]
+    server.kill()                                     # SIGKILL in mid-game
+
+    again = server_factory(port=server.port).start()  # same instance folder, same database file
+    after = [call(again.url, "GET", f"/api/tables/{t['code']}", token=t["tokens"][0])[1] for t in tables]
+    assert after == before
+    for t in tables:                                  # the game goes on, and the tokens still work
+        play(again.url, t, 5)
+        state = call(again.url, "GET", f"/api/tables/{t['code']}")[1]
+        assert state["moves"] == 12
+    # and the host can still undo across the restart
+    t = tables[0]
+    v = call(again.url, "GET", f"/api/tables/{t['code']}")[1]["version"]
+    status, undone = call(again.url, "POST", f"/api/tables/{t['code']}/undo", {"version": v}, t["host"])
+    assert status == 200 and undone["moves"] == 11
+
+
+@pytest.mark.slow
+def test_two_conflicting_actions_at_once_exactly_one_applies(server_factory: Any) -> None:
+    server = server_factory().start()
+    t = new_table(server.url, ["Ada", "Bo"])
+    code, ada = t["code"], t["tokens"][0]
+    for _ in range(3):
+        version = call(server.url, "GET", f"/api/tables/{code}", token=ada)[1]["version"]
+        barrier = threading.Barrier(2)
+        answers: list[int] = []
+
+        def send(guess: str) -> None:
+            barrier.wait()
+            status, _ = call(server.url, "POST", f"/api/tables/{code}/actions",
+                             {"version": version, "action": {"type": "bet", "guess": guess}}, ada)
+            answers.append(status)
+
+        threads = [threading.Thread(target=send, args=(g,)) for g in ("high", "low")]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        assert sorted(answers) == [200, 409], answers
+        state = call(server.url, "GET", f"/api/tables/{code}", token=ada)[1]
+        assert state["version"] == version + 1 and state["view"]["my_bet"] in ("high", "low")
+        # finish the round so the next try starts clean
+        bo = t["tokens"][1]
+        mine = call(server.url, "GET", f"/api/tables/{code}", token=bo)[1]
+        call(server.url, "POST", f"/api/tables/{code}/actions", {"version": mine["version"],
+                                                                 "action": {"type": "bet", "guess": "low"}}, bo)
+        lead = call(server.url, "GET", f"/api/tables/{code}")[1]["to_move"][0]
+        mine = call(server.url, "GET", f"/api/tables/{code}", token=t["tokens"][lead])[1]
+        call(server.url, "POST", f"/api/tables/{code}/actions", {"version": mine["version"],
+                                                                 "action": {"type": "roll"}}, t["tokens"][lead])
+
+
+def test_the_address_printed_for_phones() -> None:
+    assert phone_url("127.0.0.1", 5000) == "http://127.0.0.1:5000"
+    url = phone_url("0.0.0.0", 5000)
+    assert url.startswith("http://") and url.endswith(":5000") and "0.0.0.0" not in url
+    for address in lan_addresses():
+        assert not address.startswith("127.")
+
+
+def test_serve_prints_the_address_and_a_qr_code(monkeypatch: Any, tmp_path: Any, toy: Any) -> None:
+    import io
+
+    import waitress
+
+    from companion import server
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(waitress, "serve", lambda app, **kw: seen.update(kw, app=app))
+    out = io.StringIO()
+    server.serve("0.0.0.0", 5123, f"sqlite:///{tmp_path / 'db.sqlite3'}", instance_path=str(tmp_path / "i"), out=out)
+    text = out.getvalue()
+    assert "Open this on a phone on the same network: http://" in text
+    assert ":5123" in text
+    assert "\u2588\u2588\u2588\u2588" in text                          # the QR code's blocks
+    assert seen["host"] == "0.0.0.0" and seen["port"] == 5123
+    assert seen["app"].config["PUBLIC_URL"].endswith(":5123")

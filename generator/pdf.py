@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -24,7 +24,7 @@ from reportlab.pdfbase.pdfdoc import xObjectName
 from reportlab.pdfgen import canvas as rl_canvas
 
 from generator import fonts
-from generator.geometry import PRINTER_MARGIN, Rect, pt
+from generator.geometry import PRINTER_MARGIN, pt
 from generator.impose import MARK_GAP, MARK_LEN, Layout, Segment, Slot
 from generator.svg import to_drawing
 

@@ -9,10 +9,9 @@ piece of text uses a font from :mod:`generator.fonts`.
 from __future__ import annotations
 
 import logging
-import math
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import jinja2
 from lxml import etree

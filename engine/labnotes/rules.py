@@ -50,11 +50,11 @@ from itertools import combinations
 from typing import Any, Mapping
 
 from engine.chem import ELEMENT_NAMES, Molecule
-from engine.core import Action, IllegalAction, InvalidState
+from engine.core import Action, IllegalAction
 from engine.hexgrid import HexField
 from engine.labnotes.cards import LabNotesData
 from engine.labnotes.scoring import burn_unconnected, compound_at, compounds, molecule_shape
-from engine.labnotes.state import (BURNED, BURNER, ELEMENTS, EMPTY, LINE_POINTS, SOURCES, VALENCE, Claim, Die,
+from engine.labnotes.state import (BURNED, BURNER, ELEMENTS, EMPTY, LINE_POINTS, VALENCE, Claim, Die,
                                    Sheet, State, bond_key, space_label)
 from engine.rng import Rng
 
@@ -732,154 +732,8 @@ class Rules:
             sh.pending, sh.used, sh.last_placed, sh.burns, sh.fires = (), (), None, 0, 0
             sh.choosing, sh.done = False, False
 
-    # --- invariants ------------------------------------------------------------------
     def check(self, s: State) -> None:
-        problems: list[str] = []
-        p = problems.append
-        per = self.data.dice.per_players
-        if s.players not in per or len(s.seats) != s.players:
-            p(f"players: {s.players} players with {len(s.seats)} sheets")
-            raise InvalidState("\n".join(problems))
-        if not 0 <= s.lead < s.players:
-            p(f"lead: seat {s.lead} is not at the table")
-        if (len(s.tools) != 3 or any(t not in self.tools for t in s.tools)
-                or sorted(self.tools[t].state for t in s.tools) != ["gas", "liquid", "solid"]):
-            p(f"tools: expected one liquid, one solid and one gas tool, found {list(s.tools)}")
-        full = [not sh.has_empty() for sh in s.seats]
-        if s.phase in ("roll", "select") and any(full):
-            p("phase: a full sheet ends the game at the end of the turn")
-        if s.phase == "over" and not any(full):
-            p("phase: the game ends only when a sheet is full")
-        if s.phase == "notate" and all(sh.done for sh in s.seats):
-            p("phase: everyone has finished notating, so the turn has ended")
-        if s.phase == "fire" and not any(sh.fires or sh.burns for sh in s.seats):
-            p("phase: nobody owes a Lab Fire, so the fire phase has ended")
-        self._check_dice(s, p)
-        self._check_cards(s, p)
-        for i, sh in enumerate(s.seats):
-            self._check_sheet(s, i, sh, p)
-        if not problems and s.phase != "over":
-            stuck = [seat for seat in self.to_move(s) if not self.actions(s, seat)]
-            if stuck:
-                p(f"seats.{stuck[0]}: is to move but has nothing it may do")
-        if problems:
-            raise InvalidState("\n".join(problems))
+        # The invariants live in their own module (it imports this one).
+        from engine.labnotes.invariants import check
 
-    def _check_dice(self, s: State, p) -> None:
-        if [d.colour for d in s.dice] != self.dice_colours:
-            p(f"dice: expected colours {self.dice_colours}")
-            return
-        need = self.in_play(s.players)
-        for colour in self.faces:
-            n = sum(1 for d in s.dice if d.colour == colour and d.place != "box")
-            if n != need.get(colour, 0):
-                p(f"dice: {n} {colour} dice in play, expected {need.get(colour, 0)}")
-        places: dict[str, list[Die]] = {pl: [] for pl in ("box", "cup", "pool", "seat", "community")}
-        for i, d in enumerate(s.dice):
-            places[d.place].append(d)
-            if (d.face is None) != (d.place in ("box", "cup")):
-                p(f"dice.{i}: a die {d.place!r} with face {d.face!r}")
-            if d.face is not None and d.face not in self.faces[d.colour]:
-                p(f"dice.{i}: a {d.colour} die has no face {d.face!r}")
-            if (d.seat is not None) != (d.place == "seat") or (d.seat is not None and not 0 <= d.seat < s.players):
-                p(f"dice.{i}: held by seat {d.seat!r} in place {d.place!r}")
-        holders = [d.seat for d in places["seat"] if d.seat is not None]
-        if len(set(holders)) != len(holders):
-            p("dice: a seat holds two dice")
-        if s.phase == "roll" and (places["pool"] or places["seat"] or places["community"]):
-            p("dice: every die in play waits in the cup before the roll")
-        if s.phase == "select":
-            if places["cup"] or places["community"] or not 0 <= s.picks < s.players:
-                p("dice: the select phase has only rolled and taken dice")
-            expected = {(s.lead + k) % s.players for k in range(s.picks)}
-            if set(holders) != expected:
-                p(f"dice: taken by seats {sorted(holders)}, expected {sorted(expected)}")
-        elif s.rerolls:
-            p("rerolls: only during a pick")
-        if s.rerolls > MAX_REROLLS:
-            p("rerolls: more than 2")
-        if s.phase in ("notate", "fire", "over"):
-            if places["cup"] or places["pool"] or len(places["community"]) != 1 or len(holders) != s.players:
-                p("dice: after the draft every seat holds one die and one is the Community die")
-
-    def _check_cards(self, s: State, p) -> None:
-        everything = s.deck + s.line + s.discard
-        if sorted(everything) != self.card_ids:
-            p("notecards: every card must be in exactly one of deck, line and discard")
-        if len(s.line) > 3:
-            p(f"line: {len(s.line)} cards, at most 3")
-        if sum(c in self.lab_fires for c in s.line) > 1:
-            p("line: two Lab Fires left in the line")
-
-    def _check_sheet(self, s: State, i: int, sh: Sheet, p) -> None:
-        f = f"seats.{i}"
-        if len(sh.spaces) != self.size or any(c not in ".xHONC" for c in sh.spaces):
-            p(f"{f}.spaces: expected {self.size} spaces of '.', 'x', H, O, N, C")
-            return
-        bad: list[str] = []
-        used = [0] * self.size
-        for (a, b), o in sh.bonds.items():
-            if not (0 <= a < b < self.size) or b not in self.adjacent[a]:
-                bad.append(f"{f}.bonds: {a}-{b} does not join neighbouring spaces")
-                continue
-            if sh.spaces[a] not in VALENCE or sh.spaces[b] not in VALENCE:
-                bad.append(f"{f}.bonds: {self.label(a)}-{self.label(b)} joins a space without an element")
-            if not 1 <= o <= 3:
-                bad.append(f"{f}.bonds: {self.label(a)}-{self.label(b)} has order {o}")
-            used[a] += o
-            used[b] += o
-        for k, e in enumerate(sh.spaces):
-            if e in VALENCE and used[k] > VALENCE[e]:
-                bad.append(f"{f}.bonds: the {_name(e)} at {self.label(k)} has {used[k]} bonds, more than {VALENCE[e]}")
-        for problem in bad:
-            p(problem)
-        if len(sh.trash) > self.trash_cans:
-            p(f"{f}.trash: {len(sh.trash)} elements in {self.trash_cans} cans")
-        if sh.tool_marks > self.open_track(sh):
-            p(f"{f}.tool_marks: {sh.tool_marks} marks on {self.open_track(sh)} open spaces")
-        if not bad:  # compounds are read only from bonds that make sense
-            self._check_claims(s, f, sh, p)
-        turn_fields = ["pending", "used", "burns", "choosing", "fires", "done", "last_placed"]
-        live = {"roll": [], "select": ["used"], "notate": ["pending", "used", "burns", "choosing", "done",
-                                                           "last_placed"],
-                "fire": ["used", "burns", "fires"], "over": ["used"]}[s.phase]
-        for name in turn_fields:
-            if name not in live and getattr(sh, name) not in ((), 0, False, None):
-                p(f"{f}.{name}: must be empty in the {s.phase} phase")
-        if any(t not in sh.tools for t in sh.used):
-            p(f"{f}.used: a tool that is not unlocked")
-        if sum(src == "burner" for _, src in sh.pending) > 1 or any(src not in SOURCES for _, src in sh.pending):
-            p(f"{f}.pending: sources must be die, community, burner or flask, one burner at most")
-        if sh.last_placed is not None and (not 0 <= sh.last_placed < self.size
-                                           or sh.spaces[sh.last_placed] not in VALENCE):
-            p(f"{f}.last_placed: space {sh.last_placed} holds no element")
-        if sh.burns > (FIRE_BURNS if s.phase == "fire" else 1) or (sh.choosing and sh.burns):
-            p(f"{f}.burns: {sh.burns} owed")
-        if sh.fires > s.fires:
-            p(f"{f}.fires: {sh.fires} owed of {s.fires} this round")
-        if sh.done and sh.owes():
-            p(f"{f}.done: finished with elements or burns still owed")
-
-    def _check_claims(self, s: State, f: str, sh: Sheet, p) -> None:
-        if len(sh.claims) > self.boxes:
-            p(f"{f}.claims: {len(sh.claims)} notecards in {self.boxes} boxes")
-        cards = [c.notecard for c in sh.claims]
-        if len(set(cards)) != len(cards) or len({c.spaces for c in sh.claims}) != len(cards):
-            p(f"{f}.claims: a notecard or a compound is claimed twice")
-        complete = {c.spaces: c for c in compounds(sh.spaces, sh.bonds) if c.complete}
-        for c in sh.claims:
-            comp = complete.get(c.spaces)
-            if c.notecard not in self.card_shapes:
-                p(f"{f}.claims: {c.notecard!r} is not a compound notecard")
-            elif comp is None or not comp.matches(*self.card_shapes[c.notecard]):
-                p(f"{f}.claims: no complete {c.notecard} on the spaces claimed")
-            if c.points not in LINE_POINTS:
-                p(f"{f}.claims: {c.points} points")
-        unlocked = set(sh.tools)
-        if len(unlocked) != len(sh.tools) or not unlocked <= set(s.tools):
-            p(f"{f}.tools: {list(sh.tools)} are not tools of this game")
-        for t in s.tools:
-            if t in self.tool_shapes:
-                built = any(c.matches(*self.tool_shapes[t]) for c in complete.values())
-                if built != (t in unlocked):
-                    p(f"{f}.tools: {t} {'built but locked' if built else 'unlocked but not built'}")
+        check(self, s)

@@ -57,7 +57,7 @@ def test_every_problem_of_a_broken_copy_at_once(broken):
         load(broken)
     lines = [str(p) for p in info.value.problems]
     text = "\n".join(lines)
-    assert f"notecards.csv:3: column 'formula': expected CH4 (the structure's formula), found 'CH5'" in text
+    assert "notecards.csv:3: column 'formula': expected CH4 (the structure's formula), found 'CH5'" in text
     assert "notecards.csv:9: column 'kind': expected 'compound' or 'lab_fire', found 'compund'" in text
     assert "notecards.csv:15: column 'structure'" in text and "too many bonds" in text
     assert "tools.csv:7: column 'icons': expected a whole number, found 'six'" in text

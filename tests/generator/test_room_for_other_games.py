@@ -4,7 +4,6 @@ other sizes. Built from synthetic pieces, inspected as real PDFs."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from pypdf import PdfReader
 

@@ -32,6 +32,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from companion.client import robot_move
+
 ROOT = Path(__file__).resolve().parent.parent
 SECONDS = float(os.environ.get("LABKIT_BENCH_SECONDS", "20"))
 TABLES = int(os.environ.get("LABKIT_BENCH_TABLES", "10"))
@@ -83,18 +85,6 @@ class Client:
     def json(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
         status, _, data = self.request(method, path, body, token)
         return status, json.loads(data)
-
-
-def _choose(actions: list[dict[str, Any]], rnd: random.Random) -> dict[str, Any]:
-    for kind in ("roll", "take_die", "burn", "choose_element", "notate", "claim", "bet"):
-        options = [a for a in actions if a["type"] == kind]
-        if options:
-            return rnd.choice(options)
-    for kind in ("finish", "trash"):
-        options = [a for a in actions if a["type"] == kind]
-        if options:
-            return options[0]
-    return rnd.choice(actions)
 
 
 class Stats:
@@ -157,7 +147,7 @@ class TableRun:
             if not state.get("actions"):
                 time.sleep(IDLE_S)
                 continue
-            action = _choose(state["actions"], rnd)
+            action = robot_move(state["actions"], rnd)
             t0 = time.perf_counter()
             status, body = client.json("POST", f"/api/tables/{code}/actions",
                                        {"version": state["version"], "action": action}, token)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 import random
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 
+from companion.client import call as api
+from companion.client import robot_move as choose
 from tests.companion.conftest import need_htmx
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -47,34 +47,8 @@ def labnotes() -> None:
     need_htmx()
 
 
-def api(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
-    data = json.dumps(body if body is not None else {}).encode() if method == "POST" else None
-    request = urllib.request.Request(base + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=20) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
-
-
 def seat_token(context: Any, code: str) -> str:
     return next(c["value"] for c in context.cookies() if c["name"] == f"labkit_seat_{code}")
-
-
-def choose(actions: list[dict[str, Any]], rnd: random.Random) -> dict[str, Any]:
-    """A player who fills the sheet: notate first, then finish; no dawdling."""
-    for kind in ("roll", "take_die", "burn", "choose_element", "notate", "claim"):
-        options = [a for a in actions if a["type"] == kind]
-        if options:
-            return rnd.choice(options)
-    for kind in ("finish", "trash"):
-        options = [a for a in actions if a["type"] == kind]
-        if options:
-            return options[0]
-    return rnd.choice(actions)
 
 
 def watch_requests(page: Any, seen: list[str]) -> None:

@@ -4,28 +4,14 @@ two conflicting actions sent at once, exactly one applies."""
 
 from __future__ import annotations
 
-import json
 import threading
-import urllib.error
-import urllib.request
 from typing import Any
 
 import pytest
 
+from companion.client import call
 from companion.server import lan_addresses, phone_url
 
-
-def call(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
-    data = json.dumps(body if body is not None else {}).encode() if method == "POST" else None
-    request = urllib.request.Request(base + path, data=data, method=method)
-    request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=20) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
 
 
 def new_table(base: str, players: list[str], seed: int = 4242, target: int = 40) -> dict[str, Any]:

@@ -96,13 +96,20 @@ def clean_action(action: Any) -> dict[str, Any]:
         raise BadInput("An action is a JSON object with a \"type\".")
     if not isinstance(action.get("type"), str) or not action["type"]:
         raise BadInput("An action needs a \"type\" (text).")
+    # What is applied is exactly what is logged and replayed.
+    return json.loads(_plain_json(action, ACTION_MAX_CHARS, "An action"))
+
+
+def _plain_json(value: Any, limit: int, what: str) -> str:
+    """``value`` as canonical JSON text, refusing NaN, infinity, non-JSON
+    types and anything longer than ``limit`` characters."""
     try:
-        text = json.dumps(action, sort_keys=True, allow_nan=False)
+        text = json.dumps(value, sort_keys=True, allow_nan=False)
     except (TypeError, ValueError):
-        raise BadInput("An action must be plain JSON (no NaN or infinity).") from None
-    if len(text) > ACTION_MAX_CHARS:
-        raise BadInput(f"An action has at most {ACTION_MAX_CHARS} characters of JSON.")
-    return json.loads(text)  # what is applied is exactly what is logged and replayed
+        raise BadInput(f"{what} must be plain JSON (no NaN or infinity).") from None
+    if len(text) > limit:
+        raise BadInput(f"{what} may be at most {limit} characters of JSON.")
+    return text
 
 
 @dataclass
@@ -228,12 +235,7 @@ class Referee:
         options = {} if options is None else options
         if not isinstance(options, dict):
             raise BadInput("Options are a JSON object.")
-        try:
-            text = json.dumps(options, sort_keys=True, allow_nan=False)
-        except (TypeError, ValueError):
-            raise BadInput("Options must be plain JSON.") from None
-        if len(text) > OPTIONS_MAX_CHARS:
-            raise BadInput(f"Options have at most {OPTIONS_MAX_CHARS} characters of JSON.")
+        _plain_json(options, OPTIONS_MAX_CHARS, "Options")
         if seed is None:
             seed = secrets.randbits(63)
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:

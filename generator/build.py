@@ -151,6 +151,24 @@ class _Job:
     kind: str = ""
 
 
+def load_game(game: str, folder: Path) -> tuple[Manifest, comp.GameData]:
+    """A game's print manifest and card data, or :class:`DataError` listing
+    every problem of both."""
+    problems = []
+    manifest = data = None
+    try:
+        manifest = load_manifest(folder)
+    except DataError as exc:
+        problems.extend(exc.problems)
+    try:
+        data = comp.load_game_data(game, folder)
+    except DataError as exc:
+        problems.extend(exc.problems)
+    if problems:
+        raise DataError(problems)
+    return manifest, data  # type: ignore[return-value]
+
+
 def plan(options: BuildOptions) -> tuple[list[tuple[str, Path, Manifest, comp.GameData]], list[str]]:
     """Resolve which games to build from where, and load their data."""
     games = list(options.games) or ([] if options.data_dir else printable_games())
@@ -167,8 +185,7 @@ def plan(options: BuildOptions) -> tuple[list[tuple[str, Path, Manifest, comp.Ga
             raise BuildError(f"unknown game {game!r} (known: {', '.join(printable_games())})")
         folder = Path(options.data_dir) if options.data_dir else default_data_dir(game)
         try:
-            manifest = load_manifest(folder)
-            data = comp.load_game_data(game, folder)
+            manifest, data = load_game(game, folder)
         except DataError as exc:
             problems.extend(str(p) for p in exc.problems)
             continue

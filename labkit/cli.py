@@ -121,9 +121,7 @@ def _summary(report, out_dir: Path, papers: tuple[str, ...]) -> None:
 def validate(folders, game) -> None:
     """Check card data folders (default: every shipped game). Exits 1 on any problem."""
     from engine.data import DataError
-    from generator.build import BuildError, _game_of_folder
-    from generator.components import load_game_data
-    from generator.manifest import load_manifest
+    from generator.build import BuildError, _game_of_folder, load_game
 
     targets: list[tuple[str, Path]] = []
     if not folders:
@@ -138,11 +136,7 @@ def validate(folders, game) -> None:
     problems: list[str] = []
     for name, folder in targets:
         try:
-            load_manifest(folder)
-        except DataError as exc:
-            problems.extend(str(p) for p in exc.problems)
-        try:
-            load_game_data(name, folder)
+            load_game(name, folder)
         except DataError as exc:
             problems.extend(str(p) for p in exc.problems)
     if problems:

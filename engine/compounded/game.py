@@ -1,0 +1,101 @@
+"""Compounded as an :class:`engine.core.Game`: the contract over the phase
+modules (:mod:`.discover`, :mod:`.study`, :mod:`.research`, :mod:`.lab`,
+:mod:`.fires`, :mod:`.tools`, :mod:`.reactions`).
+
+>>> from tests.engine.compounded.helpers import GAME
+>>> s = GAME.setup(3, seed=7)
+>>> s.phase, GAME.to_move(s), GAME.actions(s, 1)
+('study', [0], [])
+>>> GAME.apply(s, 1, {"type": "keep"})
+Traceback (most recent call last):
+...
+engine.core.IllegalAction: It is not your turn: waiting for Scientist 1.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from engine.compounded import discover, fires, lab, reactions, research, study, tools  # noqa: F401  (they register their steps)
+from engine.compounded.cards import CompoundedCards
+from engine.compounded.flow import Rules
+from engine.compounded.invariants import check
+from engine.compounded.schema import state_from_dict
+from engine.compounded.scoring import LINES
+from engine.compounded.setup import setup
+from engine.compounded.state import State
+from engine.core import Action, Game, InvalidState, Result, ScoreLine, SeatScore
+from engine.rng import Rng
+
+
+class Compounded(Game[State]):
+    """Compounded: draw elements, claim compounds, complete them, survive the Lab Fires."""
+
+    name = "compounded"
+    title = "Compounded"
+    min_players = 2
+    max_players = 5
+
+    def __init__(self, cards: CompoundedCards) -> None:
+        self.cards = cards
+        self.rules = Rules(cards)
+
+    def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+        return setup(self.rules, players, seed, options)
+
+    def actions(self, state: State, seat: int) -> list[Action]:
+        return self.rules.actions(state, seat)
+
+    def apply(self, state: State, seat: int, action: Action) -> State:
+        return self.rules.apply(state, seat, action)
+
+    def to_move(self, state: State) -> list[int]:
+        return self.rules.to_move(state)
+
+    def is_over(self, state: State) -> bool:
+        return state.over is not None
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """Everything on the table; hidden are only the order of the two decks and the generator
+        (the bag is counted, and its counts are public: the Workbench prints the distribution)."""
+        out = state.to_dict()
+        del out["rng"]
+        out["deck"] = len(state.deck)
+        out["lab_partner_deck"] = len(state.lab_partner_deck)
+        out["viewer"] = seat
+        out["to_move"] = self.to_move(state)
+        out["deciding"] = state.agenda[0] if state.agenda and out["to_move"] else None
+        return out
+
+    def result(self, state: State) -> Result:
+        scores = []
+        for seat, sc in enumerate(state.scientists):
+            lines = tuple(ScoreLine(k, label, sc.lines.get(k, 0)) for k, label in LINES.items())
+            scores.append(SeatScore(seat, self.seat_name(seat), lines, sum(l.points for l in lines),
+                                    {"final": self.is_over(state), "tracks": sc.to_dict()["tracks"]}))
+        best = max(s.total for s in scores)
+        return Result(tuple(scores), tuple(s.seat for s in scores if s.total == best))
+
+    def to_dict(self, state: State) -> dict[str, Any]:
+        return state.to_dict()
+
+    def from_dict(self, data: Mapping[str, Any]) -> State:
+        state = state_from_dict(data)
+        self.check(state)
+        return state
+
+    def resample_hidden(self, state: State, seat: int | None, seed: int) -> State:
+        rng = Rng(seed)
+        out = state.copy()
+        rng.shuffle(out.deck)
+        rng.shuffle(out.lab_partner_deck)
+        out.rng = rng.next64()
+        return out
+
+    def check(self, state: State) -> None:
+        if not isinstance(state, State):
+            raise InvalidState(f"expected a Compounded state, found {type(state).__name__}")
+        check(self.rules, state)
+
+    def seat_name(self, seat: int) -> str:
+        return f"Scientist {seat + 1}"

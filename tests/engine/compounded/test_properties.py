@@ -1,0 +1,117 @@
+"""Property tests (Hypothesis): random legal games for 2 to 5 scientists and
+every variant keep every invariant to the end; and what the shared
+conformance suite checks (replay, JSON round trips, views that keep the
+decks' order hidden, refusals that leave the state alone)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.compounded.invariants import gems
+from engine.compounded.workloads import random_game
+from engine.core import IllegalAction, InvalidState
+from tests.engine.compounded.helpers import GAME
+
+VARIANTS = [(2, {}), (2, {"two_player_dish": False}), (3, {}), (4, {}), (5, {}), (3, {"no_trade": True}),
+            (5, {"no_trade": True}), (3, {"lab_partners": True}), (4, {"lab_partners": True}),
+            (5, {"lab_partners": True, "lead": 2})]
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def playout(players, seed, options, each=None):
+    rng = random.Random(seed)
+    s = GAME.setup(players, seed, options)
+    log = []
+    while not GAME.is_over(s):
+        if each:
+            each(s, len(log))
+        seat = rng.choice(GAME.to_move(s))
+        actions = GAME.actions(s, seat)
+        assert actions, f"seat {seat} is to move but has no action"
+        action = rng.choice(actions)
+        s = GAME.apply(s, seat, action)
+        log.append((seat, action))
+        assert len(log) < 20_000
+    return s, log
+
+
+@SETTINGS
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**32 - 1))
+def test_random_games_keep_every_invariant_and_always_end(variant, seed):
+    players, options = variant
+
+    def each(s, step):
+        GAME.check(s)  # gems, cards, flames, tools, score markers on distinct spaces
+        assert sum(gems(s).values()) == 90
+        scores = [sc.score for sc in s.scientists if sc.score]
+        assert len(scores) == len(set(scores))
+
+    s, log = playout(players, seed, options, each)
+    GAME.check(s)
+    assert GAME.to_move(s) == [] and all(GAME.actions(s, seat) == [] for seat in range(players))
+    result = GAME.result(s)
+    for score in result.scores:
+        assert score.total == sum(line.points for line in score.lines) == s.scientists[score.seat].score
+    assert GAME.to_dict(GAME.replay(players, seed, options, log)) == GAME.to_dict(s)
+
+
+@pytest.mark.parametrize("players,options", VARIANTS[:5])
+def test_json_round_trips_and_hidden_decks(players, options):
+    def each(s, step):
+        if step % 5:
+            return
+        data = GAME.to_dict(s)
+        assert GAME.to_dict(GAME.from_dict(json.loads(json.dumps(data)))) == data
+        for seat in [None, *range(players)]:
+            view = GAME.view(s, seat)
+            json.dumps(view)
+            assert GAME.view(GAME.resample_hidden(s, seat, 99), seat) == view
+
+    playout(players, 11 + players, options, each)
+
+
+def test_refused_garbage_leaves_the_state_unchanged():
+    rng = random.Random(3)
+
+    def each(s, step):
+        if step % 7:
+            return
+        before = GAME.to_dict(s)
+        mover = GAME.to_move(s)[0]
+        for bad in ({"type": "no-such-action"}, {"type": 3}, {}, "place", {"type": "place", "element": "Xe", "cell": 0},
+                    {"type": "claim", "token": 9, "cell": 0}, {"type": "score", "cell": -1}):
+            with pytest.raises(IllegalAction):
+                GAME.apply(s, mover, bad)
+        others = [seat for seat in range(s.players) if seat not in GAME.to_move(s)]
+        for seat in others:
+            assert GAME.actions(s, seat) == []
+            with pytest.raises(IllegalAction, match="not your turn"):
+                GAME.apply(s, seat, {"type": "done"})
+        assert GAME.to_dict(s) == before
+        rng.random()
+
+    playout(3, 5, {}, each)
+
+
+def test_from_dict_rejects_garbage_naming_the_field():
+    s = GAME.setup(3, 1)
+    data = GAME.to_dict(s)
+    with pytest.raises(InvalidState):
+        GAME.from_dict({"nonsense": True})
+    bad = json.loads(json.dumps(data))
+    bad["scientists"][0]["bench"]["H"] = "many"
+    with pytest.raises(InvalidState, match="scientists.0.bench.H"):
+        GAME.from_dict(bad)
+    bad = json.loads(json.dumps(data))
+    bad["bag"]["H"] += 1
+    with pytest.raises(InvalidState, match="element gems"):
+        GAME.from_dict(bad)
+
+
+def test_workload_games_end():
+    assert GAME.is_over(random_game(GAME, 5, seed=4, options={"no_trade": True}))

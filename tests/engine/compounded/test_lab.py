@@ -213,3 +213,36 @@ def test_a_standstill_ends_the_game():
         quiet = [a for a in acts if a["type"] in ("keep", "done", "done_trading", "pass")]
         s = GAME.apply(s, seat, quiet[0] if quiet else acts[0])
     assert "standstill" in s.over and s.round == 1
+
+
+def test_a_burnt_compound_scores_no_less_than_nothing():
+    """Reading 3: flame tokens never make a compound score below 0."""
+    s = fresh(3)
+    s = _complete(s, 0, "ammonia", claimant=0, flames=4)
+    s = play(_lab(s), (0, {"type": "score", "cell": 0}))
+    assert s.scientists[0].lines.get("compounds", 0) == 0 and s.scientists[0].score == 0
+
+
+def test_a_journal_bonus_only_refills_a_journal_held():
+    """Reading 17: the Journal belongs to the Study midpoint."""
+    s = fresh(3)
+    s.scientists[1].tools["journal"] = False
+    s.tool_supply["journal"] -= 1
+    s = at(s, {"do": "reward", "reward": "journal", "scorer": 0, "seats": [0, 1]}, {"do": "end_round"})
+    assert "journal" not in s.scientists[0].tools and s.scientists[1].tools["journal"] is True
+
+
+def test_a_lab_partner_completer_takes_the_free_spot():
+    """Reading 13: completing a Lab Partner card with a free spot takes that spot."""
+    s = fresh(4, lab_partners=True)
+    card = RULES.compound(s.grid[5].card)
+    needs = dict(card.needs)
+    last = next(iter(needs))
+    needs[last] -= 1
+    fill(s, 5, {e: n for e, n in needs.items() if n})
+    s.scientists[0].tokens = ["cell:5"]
+    s = bench(s, 2, {last: 1})
+    s = at(s, {"do": "research_turn", "seat": 2, "placed": 0, "exchanged": False, "rate": 3, "goggles": False},
+           {"do": "end_round"})
+    s = play(s, (2, {"type": "place", "element": last, "cell": 5}))
+    assert RULES.claimants(s, 5) == [0, 2]

@@ -170,7 +170,10 @@ class Rules:
         d = DECISIONS[task["do"]]
         legal = {canonical(a) for a in d.choices(self, s, task, seat)}
         if canonical(action) not in legal:
-            reason = d.why(self, s, task, seat, action) if d.why else None
+            try:
+                reason = d.why(self, s, task, seat, action) if d.why else None
+            except (TypeError, ValueError, KeyError, IndexError):  # a field of the wrong kind: the plain refusal
+                reason = None
             raise IllegalAction(reason or d.refusal)
         out = s.copy()
         d.resolve(self, out, out.agenda[0], seat, action)

@@ -115,3 +115,33 @@ def test_from_dict_rejects_garbage_naming_the_field():
 
 def test_workload_games_end():
     assert GAME.is_over(random_game(GAME, 5, seed=4, options={"no_trade": True}))
+
+
+ODD = [None, True, -1, 99, "X", "Ca", [], {}, [1], 2.5, "cell:0"]
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1), odd=st.lists(st.sampled_from(ODD), min_size=1, max_size=4))
+def test_any_field_of_the_wrong_kind_is_refused_in_words(seed, odd):
+    """A phone may send anything: a legal action with one field changed is either legal or refused
+    with IllegalAction, never another error, and the state is unchanged."""
+    rng = random.Random(seed)
+    s = GAME.setup(rng.choice([2, 3, 4]), seed)
+    for _ in range(rng.randrange(0, 400)):
+        if GAME.is_over(s):
+            return
+        seat = rng.choice(GAME.to_move(s))
+        s = GAME.apply(s, seat, rng.choice(GAME.actions(s, seat)))
+    if GAME.is_over(s):
+        return
+    seat = GAME.to_move(s)[0]
+    before = GAME.to_dict(s)
+    for action in GAME.actions(s, seat)[:12]:
+        for key in action:
+            for value in odd:
+                bad = dict(action, **{key: value})
+                try:
+                    GAME.apply(s, seat, bad)
+                except IllegalAction:
+                    pass
+    assert GAME.to_dict(s) == before

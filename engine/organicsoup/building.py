@@ -52,7 +52,16 @@ def refusal(cards: OrganicSoupCards, state: State, seat: int, recipe: str, count
 def replenish(state: State) -> None:
     """Replenish the soup: draw from the atom deck until there are twelve
     atoms in the soup again. As soon as the deck is depleted, the game ends
-    (Ending the Game). Changes ``state`` in place."""
+    (Ending the Game). Changes ``state`` in place.
+
+    >>> from engine.organicsoup.examples import example_cards
+    >>> from engine.organicsoup.scenario import table
+    >>> s = table(example_cards(), "| ; soup=CHHHHNNNOOOO")
+    >>> s.soup, s.atoms = "CHHNNNOOOO", s.atoms[:2]    # two atoms built; two left in the deck
+    >>> replenish(s)
+    >>> len(s.soup), s.atoms, s.phase
+    (12, '', 'over')
+    """
     need = SOUP - len(state.soup)
     if need > 0:
         drawn, state.atoms = state.atoms[:need], state.atoms[need:]

@@ -47,7 +47,12 @@ class SearchTooLong(Exception):
 
 
 def total_atoms(cards: OrganicSoupCards, molecules: Mapping[str, int]) -> Vec:
-    """The atoms of some molecules, by recipe id and count."""
+    """The atoms of some molecules, by recipe id and count: ``(C, H, N, O)``.
+
+    >>> from engine.organicsoup.examples import example_cards
+    >>> total_atoms(example_cards(), {"water": 2, "methane": 1})
+    (1, 8, 0, 2)
+    """
     c = h = n = o = 0
     for rid, k in molecules.items():
         a = cards.recipe(rid).atoms

@@ -36,7 +36,14 @@ simply not offered (the finder itself, asked directly, has no bound)."""
 
 def formable(cards: OrganicSoupCards, state: State, seat: int) -> list[Recipe]:
     """The recipes ``seat`` may form in a reaction now: every recipe on the
-    board, and those in his hand whose level his recipes allow."""
+    board, and those in his hand whose level his recipes allow.
+
+    >>> from engine.organicsoup.examples import example_cards
+    >>> from engine.organicsoup.scenario import table
+    >>> cards = example_cards()
+    >>> [r.id for r in formable(cards, table(cards, "+oxygen ?water ?propane | +methane"), 0)]
+    ['graphite', 'hydrogen', 'nitrogen', 'oxygen', 'methane', 'water']
+    """
     me = state.seats[seat]
     levels = hand_levels(cards, me.recipes)
     out = [cards.recipe(r) for r in state.board()]
@@ -46,7 +53,13 @@ def formable(cards: OrganicSoupCards, state: State, seat: int) -> list[Recipe]:
 
 def unguarded(state: State, seat: int) -> dict[str, int]:
     """Molecules of ``seat`` that another player may take: those "not
-    accompanied by their corresponding recipe"."""
+    accompanied by their corresponding recipe".
+
+    >>> from engine.organicsoup.examples import example_cards
+    >>> from engine.organicsoup.scenario import table
+    >>> unguarded(table(example_cards(), "| water*2 hydrogen*2 +water"), 1)
+    {'hydrogen': 2}
+    """
     other = state.seats[seat]
     return {r: k for r, k in other.molecules.items() if r not in other.recipes}
 

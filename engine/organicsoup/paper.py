@@ -166,7 +166,15 @@ def _fallback_ingredients(state: State, seat: int, reaction: Reaction) -> dict[t
 def suggest(cards: OrganicSoupCards, state: State, seat: int, reaction: Reaction) -> Reaction | None:
     """A legal reaction close to the one proposed: the same ingredients (as
     far as they may be taken) into products the player may form, the
-    proposed products first; else any legal reaction the finder offers."""
+    proposed products first; else any legal reaction the finder offers.
+
+    >>> from engine.organicsoup.examples import example_cards
+    >>> from engine.organicsoup.scenario import table
+    >>> cards = example_cards()
+    >>> s = table(cards, "water*2 +water | ")
+    >>> suggest(cards, s, 0, Reaction(((0, "water", 2),), (("hydrogen", 2),)))
+    Reaction(ingredients=((0, 'water', 2),), products=(('hydrogen', 2), ('oxygen', 1)))
+    """
     chosen = _fallback_ingredients(state, seat, reaction)
     if chosen:
         types = {r for _, r in chosen}

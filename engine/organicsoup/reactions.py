@@ -109,7 +109,17 @@ def refusals(cards: OrganicSoupCards, state: State, seat: int, reaction: Reactio
              names: Sequence[str] | None = None) -> list[str]:
     """Every reason ``seat`` may not trigger ``reaction`` now, each a sentence
     for players; an empty list means it is allowed. ``state`` is the table at
-    the start of the turn (a reaction is the whole of a turn's action)."""
+    the start of the turn (a reaction is the whole of a turn's action).
+
+    >>> from engine.organicsoup.examples import example_cards
+    >>> from engine.organicsoup.scenario import table
+    >>> cards = example_cards()
+    >>> s = table(cards, "water*2 +water | hydrogen")
+    >>> refusals(cards, s, 0, Reaction(((0, "water", 2),), (("hydrogen", 2),)))
+    ['2 Oxygen atoms are left over: the products must use every atom of the ingredients.']
+    >>> refusals(cards, s, 0, Reaction(((0, "water", 2),), (("hydrogen", 2), ("oxygen", 1))))
+    []
+    """
     names = names or [f"Player {i + 1}" for i in range(state.players)]
     name = lambda rid: cards.recipe(rid).name  # noqa: E731
     out: list[str] = []
@@ -172,7 +182,15 @@ def take_leads(state: State) -> None:
     of a reaction any player has strictly more of a molecule than any other
     player and he does not have the recipe for that molecule, he takes the
     recipe". Every recipe on the board is looked at, the middle's included
-    (design doc, reading 6). Changes ``state`` in place."""
+    (design doc, reading 6). Changes ``state`` in place.
+
+    >>> from engine.organicsoup.examples import example_cards
+    >>> from engine.organicsoup.scenario import table
+    >>> s = table(example_cards(), "oxygen | oxygen*2 | +oxygen")
+    >>> take_leads(s)
+    >>> s.seats[1].recipes, s.seats[2].recipes
+    (['oxygen'], [])
+    """
     for rid in state.board():
         counts = [seat.molecules.get(rid, 0) for seat in state.seats]
         best = max(counts)
@@ -191,7 +209,16 @@ def take_leads(state: State) -> None:
 
 def react(cards: OrganicSoupCards, state: State, seat: int, reaction: Reaction) -> State:
     """The table after an allowed reaction (call :func:`check` first). The
-    given state is not changed. The turn's end is not drawn here."""
+    given state is not changed. The turn's end is not drawn here.
+
+    >>> from engine.organicsoup.examples import example_cards
+    >>> from engine.organicsoup.scenario import table
+    >>> cards = example_cards()
+    >>> s = table(cards, "oxygen*2 +oxygen ?nitric-oxide | nitrogen")
+    >>> after = react(cards, s, 0, Reaction(((0, "oxygen", 1), (1, "nitrogen", 1)), (("nitric-oxide", 2),)))
+    >>> after.seats[0].molecules, after.seats[0].recipes, after.seats[1].molecules
+    ({'oxygen': 1, 'nitric-oxide': 2}, ['oxygen', 'nitric-oxide'], {})
+    """
     s = state.copy()
     for who, rid, k in reaction.ingredients:
         mols = s.seats[who].molecules

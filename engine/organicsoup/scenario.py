@@ -33,7 +33,14 @@ def build_table(cards: OrganicSoupCards, seats: Sequence[Mapping], turn: int = 0
     """A state from each seat's ``molecules`` ({recipe: count}), ``recipes``
     (in front of him) and ``hand``; atoms and recipes not named go where
     setup puts them, shuffled with ``seed``. Raises ``ValueError`` for a
-    table the cards cannot make."""
+    table the cards cannot make.
+
+    >>> from engine.organicsoup.examples import example_cards
+    >>> build_table(example_cards(), [{"molecules": {"propane": 1}}, {}])
+    Traceback (most recent call last):
+    ...
+    ValueError: seat 0 has Propane molecules, but its recipe is not on the board
+    """
     players = len(seats)
     problems: list[str] = []
     placed: dict[str, str] = {}

@@ -258,3 +258,10 @@ def test_badly_written_reactions(game):
     assert "Player 2 has no Oxygen molecules." in refused(game, s, 0, react([ing(1, "oxygen")], {"ozone": 1}))
     assert "Ozone is not on the board or in your hand." in refused(
         game, s, 0, react([ing(0, "water", 2)], {"ozone": 1}))
+
+
+def test_an_ingredient_named_twice_counts_twice(game):
+    """Design reading 8: entries for the same seat and molecule are added up."""
+    s = at("water*2 +water |")
+    after = game.apply(s, 0, react([ing(0, "water"), ing(0, "water")], {"hydrogen": 2, "oxygen": 1}))
+    assert after.seats[0].molecules == {"hydrogen": 2, "oxygen": 1}

@@ -1,0 +1,21 @@
+"""Synthesis: The Molecular Journey. Draw the rolled bond on a honeycomb
+formula, close hexagons into molecules, chain them in the volume table.
+
+The game's record for the house (docs/design/adding-a-game.md).
+"""
+
+from engine.descriptor import GameDescriptor
+from engine.synthesis.cards import FILES, parse
+from engine.synthesis.game import Synthesis
+
+GAME = GameDescriptor(
+    name="synthesis",
+    game=Synthesis,
+    card_files=FILES,
+    parse_cards=parse,
+    data="cardsdata.synthesis",
+    templates="templates.synthesis",
+    companion="companion.games.synthesis",
+)
+
+__all__ = ["GAME", "Synthesis"]

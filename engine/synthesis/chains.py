@@ -1,0 +1,369 @@
+"""Molecular volume chains: the linking of the table that scores the most.
+
+"If orthogonally adjacent cells of the table are of matching colors, you can
+link them in a molecular volume chain. [...] These chains cannot branch."
+A *linking* is a set of links between adjacent cells of one colour in
+which every cell has at most two links and no links go round in a circle:
+its chains are its paths. A chain of ``n`` scores the reference table's
+points (2: 3, 3: 6, ... 7: 28, and no more beyond 7).
+
+The best linking is found exactly, colour group by colour group, by dynamic
+programming across the table row by row (a "plug" DP: the state is which
+cells of the row below have a link going up, which partial chain each link
+belongs to, and how long that chain is so far). Goal cards and Project
+cards ask for some links to be made (solid lines) or not made (no line);
+the same DP takes them as ``forced`` and ``forbidden`` links.
+
+One shortcut keeps it small, and it is exact: a link that is not forced and
+joins a piece of 7 or more to anything else is never needed, because
+cutting it scores at least as much (28 + something >= 28).
+
+>>> t = TableShape((2, 2, 2))
+>>> colour = t.colours(["gg", "gg", "gr"])
+>>> best = best_linking(t, colour, POINTS)
+>>> best.points, [len(c) for c in best.chains]
+(15, [5])
+>>> best_linking(t, colour, POINTS, forbidden={((0, 0), (0, 1)), ((0, 0), (1, 0))}).points
+10
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Mapping
+
+from engine.synthesis.table import Cell, Link, TableShape, link
+
+POINTS = (0, 0, 3, 6, 10, 15, 21, 28)
+"""The rulebook's chain points by length (the player reference sheet): a
+triangular number, capped at a chain of 7."""
+
+
+def points_table(points: Mapping[int, int]) -> tuple[int, ...]:
+    """``{2: 3, ..., 7: 28}`` as a tuple indexed by length, up to the cap."""
+    cap = max(points)
+    return tuple(0 if n < 2 else points.get(n, 0) for n in range(cap + 1))
+
+
+def chain_points(length: int, table: tuple[int, ...] = POINTS) -> int:
+    """Points of one chain; longer than the cap scores as the cap.
+
+    >>> chain_points(1), chain_points(2), chain_points(7), chain_points(9)
+    (0, 3, 28, 28)
+    """
+    return table[min(length, len(table) - 1)]
+
+
+@dataclass(frozen=True)
+class Linking:
+    points: int
+    links: frozenset[Link]
+    chains: tuple[tuple[Cell, ...], ...]
+    """Each chain's cells from one end to the other (two or more cells)."""
+
+    @property
+    def longest(self) -> int:
+        return max((len(c) for c in self.chains), default=0)
+
+
+def components(colour: Mapping[Cell, str]) -> list[tuple[Cell, ...]]:
+    """Groups of filled cells joined through orthogonal neighbours of their colour."""
+    seen: set[Cell] = set()
+    out = []
+    for start in sorted(colour):
+        if start in seen:
+            continue
+        group, todo = [], [start]
+        seen.add(start)
+        while todo:
+            r, c = todo.pop()
+            group.append((r, c))
+            for n in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+                if n not in seen and colour.get(n) == colour[start]:
+                    seen.add(n)
+                    todo.append(n)
+        out.append(tuple(sorted(group)))
+    return out
+
+
+def chains_of(links: Iterable[Link]) -> tuple[tuple[Cell, ...], ...]:
+    """The paths of a linking, each from its smaller end, sorted."""
+    nb: dict[Cell, list[Cell]] = {}
+    for a, b in links:
+        nb.setdefault(a, []).append(b)
+        nb.setdefault(b, []).append(a)
+    seen: set[Cell] = set()
+    out = []
+    for start in sorted(nb):
+        if start in seen or len(nb[start]) != 1:
+            continue
+        path = [start]
+        seen.add(start)
+        while True:
+            nxt = [n for n in nb[path[-1]] if n not in seen]
+            if not nxt:
+                break
+            path.append(nxt[0])
+            seen.add(nxt[0])
+        out.append(tuple(path))
+    return tuple(sorted(out))
+
+
+def score_links(links: Iterable[Link], table: tuple[int, ...] = POINTS) -> int | None:
+    """Points of a linking, or ``None`` if it branches or closes a circle."""
+    links = list(links)
+    degree: dict[Cell, int] = {}
+    for a, b in links:
+        degree[a] = degree.get(a, 0) + 1
+        degree[b] = degree.get(b, 0) + 1
+    if any(d > 2 for d in degree.values()):
+        return None
+    chains = chains_of(links)
+    if sum(len(c) - 1 for c in chains) != len(links):
+        return None  # a circle has no end to start from
+    return sum(chain_points(len(c), table) for c in chains)
+
+
+def best_linking(table: TableShape, colour: Mapping[Cell, str], points: tuple[int, ...] = POINTS,
+                 forced: Iterable[Link] = (), forbidden: Iterable[Link] = ()) -> Linking | None:
+    """The linking with the most chain points that makes every ``forced``
+    link and no ``forbidden`` one; ``None`` if no linking can."""
+    forced = frozenset(link(*k) for k in forced)
+    forbidden = frozenset(link(*k) for k in forbidden)
+    for a, b in forced:
+        if colour.get(a) is None or colour.get(a) != colour.get(b) or (a, b) in forbidden:
+            return None
+    total, links = 0, set()
+    for group in components(colour):
+        cells = frozenset(group)
+        inside_f = tuple(sorted(k for k in forced if k[0] in cells))
+        inside_x = tuple(sorted(k for k in forbidden if k[0] in cells and k[1] in cells))
+        found = component_best(group, inside_f, inside_x, points)
+        if found is None:
+            return None
+        total += found[0]
+        links.update(found[1])
+    return Linking(total, frozenset(links), chains_of(links))
+
+
+def _rate(points: tuple[int, ...]) -> tuple[int, int]:
+    """The most a cell can earn, as a fraction ``(num, den)``: 28/7 = 4 for the rulebook."""
+    return max(((points[n], n) for n in range(1, len(points))), key=lambda p: p[0] / p[1])
+
+
+def _best_split(n: int, points: tuple[int, ...]) -> int:
+    """The most ``n`` cells could score if they could be cut into any chains."""
+    best = [0] * (n + 1)
+    for m in range(1, n + 1):
+        best[m] = max(best[m - k] + points[min(k, len(points) - 1)] for k in range(1, m + 1))
+    return best[n]
+
+
+@lru_cache(maxsize=20000)
+def component_best(cells: tuple[Cell, ...], forced: tuple[Link, ...], forbidden: tuple[Link, ...],
+                   points: tuple[int, ...]) -> tuple[int, frozenset[Link]] | None:
+    """The best linking of one group of same-coloured cells (see the module doc).
+
+    Searched with a budget of lost points: every cell could earn at most
+    ``rate`` (4 in the rulebook: a chain of 7 scores 28), so a partial
+    linking has lost ``rate * cells in finished chains - their points``, and
+    that loss only grows. A budget below the best linking's loss finds
+    nothing; the first budget that finds something finds the best. Budgets
+    start at the loss no cutting can avoid and grow geometrically."""
+    if len(cells) == 1:
+        return (0, frozenset()) if not forced else None
+    quick = _along_one_path(cells, frozenset(forced), frozenset(forbidden), points)
+    if quick is not None:
+        return quick
+    num, den = _rate(points)
+    floor = num * len(cells) - den * _best_split(len(cells), points)
+    most = num * len(cells)
+    step = max(den, 1)
+    budget = floor
+    while True:
+        found = _search(cells, frozenset(forced), frozenset(forbidden), points, budget, num, den)
+        if found is not None or budget >= most:
+            return found
+        budget = min(most, budget + step)
+        step *= 2
+
+
+def _split(n: int, points: tuple[int, ...]) -> list[int]:
+    """Chain lengths that reach :func:`_best_split`, longest first."""
+    best = [0] * (n + 1)
+    choice = [0] * (n + 1)
+    for m in range(1, n + 1):
+        best[m], choice[m] = max((best[m - k] + points[min(k, len(points) - 1)], k) for k in range(1, min(m, len(points) - 1) + 1))
+    out = []
+    while n:
+        out.append(choice[n])
+        n -= choice[n]
+    return sorted(out, reverse=True)
+
+
+PATH_TRIES = 4000
+"""Steps the shortcut may spend looking for one path through every cell: a
+bound on work, not a rule (the exact search follows if it gives up)."""
+
+
+def _along_one_path(cells: tuple[Cell, ...], forced: frozenset[Link], forbidden: frozenset[Link],
+                    points: tuple[int, ...]) -> tuple[int, frozenset[Link]] | None:
+    """A shortcut for big, dense groups: if one path runs through every cell,
+    cutting it into the best lengths scores what no linking can beat (the
+    best split of the cell count), so it is optimal when it keeps the
+    constraints. ``None`` when no such path turns up quickly."""
+    cellset = frozenset(cells)
+    nb = {c: [n for n in ((c[0] + 1, c[1]), (c[0] - 1, c[1]), (c[0], c[1] + 1), (c[0], c[1] - 1))
+              if n in cellset and link(c, n) not in forbidden] for c in cells}
+    if any(not nb[c] for c in cells):
+        return None
+    budget = [PATH_TRIES]
+    path: list[Cell] = []
+    used: set[Cell] = set()
+
+    def extend() -> bool:
+        if len(path) == len(cells):
+            return True
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        last = path[-1]
+        # Warnsdorff: go first where fewest ways on remain
+        options = sorted((n for n in nb[last] if n not in used),
+                         key=lambda n: (sum(1 for m in nb[n] if m not in used), n))
+        for n in options:
+            path.append(n)
+            used.add(n)
+            if extend():
+                return True
+            path.pop()
+            used.discard(n)
+        return False
+
+    starts = sorted(cells, key=lambda c: (len(nb[c]), c))[:4]
+    for start in starts:
+        path[:] = [start]
+        used.clear()
+        used.add(start)
+        if extend():
+            break
+    else:
+        return None
+    links = set()
+    i = 0
+    for size in _split(len(cells), points):
+        links.update(link(path[k], path[k + 1]) for k in range(i, i + size - 1))
+        i += size
+    if not forced <= links:
+        return None
+    return (_best_split(len(cells), points), frozenset(links))
+
+
+def _search(cells: tuple[Cell, ...], forced_set: frozenset[Link], forbidden_set: frozenset[Link],
+            points: tuple[int, ...], budget: int, num: int, den: int) -> tuple[int, frozenset[Link]] | None:
+    cellset = frozenset(cells)
+    cap = len(points) - 1
+    r0, r1 = min(r for r, _ in cells), max(r for r, _ in cells)
+    c0, c1 = min(c for _, c in cells), max(c for _, c in cells)
+    w = c1 - c0 + 1
+    layers: list[dict] = []
+    cur: dict[tuple, int] = {((0,) * (w + 1), ()): 0}
+    order = [(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
+    done = 0
+    for r, c in order:
+        j = c - c0
+        back: dict[tuple, tuple] = {}
+        nxt: dict[tuple, int] = {}
+        if (r, c) not in cellset:
+            layers.append({k: (k, (0, 0)) for k in cur})
+            continue
+        done += 1
+        up, right = (r + 1, c), (r, c + 1)
+        lu, lr = ((r, c), up), ((r, c), right)
+        up_ok = up in cellset and lu not in forbidden_set
+        right_ok = right in cellset and lr not in forbidden_set
+        up_must, right_must = lu in forced_set, lr in forced_set
+        if (up_must and not up_ok) or (right_must and not right_ok):
+            return None
+        ups = (1,) if up_must else (0, 1) if up_ok else (0,)
+        rights = (1,) if right_must else (0, 1) if right_ok else (0,)
+        for key, score in cur.items():
+            plugs, lens = key
+            a, b = plugs[j], plugs[w]
+            if a and a == b:
+                continue  # the two links would close a circle
+            incoming = (a > 0) + (b > 0)
+            if incoming == 0:
+                length = 1
+            elif incoming == 1:
+                length = lens[(a or b) - 1] + 1
+            else:
+                length = lens[a - 1] + lens[b - 1] + 1
+            for uo in ups:
+                for ro in rights:
+                    if incoming + uo + ro > 2:
+                        continue
+                    if length >= cap and ((uo and not up_must) or (ro and not right_must)):
+                        continue  # never needed: see the module doc
+                    p = list(plugs)
+                    p[j] = 0
+                    p[w] = 0
+                    ls = list(lens)
+                    gained = 0
+                    if incoming == 0:
+                        if uo or ro:
+                            ls.append(length)
+                            label = len(ls)
+                            if uo:
+                                p[j] = label
+                            if ro:
+                                p[w] = label
+                    elif incoming == 1:
+                        s = a or b
+                        ls[s - 1] = length
+                        if uo:
+                            p[j] = s
+                        elif ro:
+                            p[w] = s
+                        elif s not in p:
+                            gained = points[min(length, cap)]
+                    else:
+                        ls[a - 1] = length
+                        p = [a if x == b else x for x in p]
+                        if a not in p:
+                            gained = points[min(length, cap)]
+                    # relabel by first appearance so equal states meet
+                    relabel: dict[int, int] = {}
+                    out_p = []
+                    out_l = []
+                    for x in p:
+                        if x:
+                            y = relabel.get(x)
+                            if y is None:
+                                y = relabel[x] = len(relabel) + 1
+                                out_l.append(ls[x - 1])
+                            out_p.append(y)
+                        else:
+                            out_p.append(0)
+                    ns = score + gained
+                    if num * (done - sum(out_l)) - den * ns > budget:
+                        continue  # lost more than the budget allows
+                    nk = (tuple(out_p), tuple(out_l))
+                    if nk not in nxt or ns > nxt[nk]:
+                        nxt[nk] = ns
+                        back[nk] = (key, (uo, ro))
+        layers.append(back)
+        cur = nxt
+    end = ((0,) * (w + 1), ())
+    if end not in cur:
+        return None
+    links = set()
+    key = end
+    for (r, c), back in zip(reversed(order), reversed(layers)):
+        key, (uo, ro) = back[key]
+        if uo:
+            links.add(((r, c), (r + 1, c)))
+        if ro:
+            links.add(((r, c), (r, c + 1)))
+    return (cur[end], frozenset(links))

@@ -1,0 +1,148 @@
+"""Synthesis as an :class:`engine.core.Game`: the contract's methods over
+:mod:`.rules`, :mod:`.state` and :mod:`.scoring`, bound to one card set.
+
+>>> from engine.synthesis.examples import example_cards
+>>> game = Synthesis(example_cards())
+>>> state = game.setup(2, seed=7, options={"first_game": True})
+>>> game.to_move(state), game.actions(state, 1)
+([1], [{'type': 'roll'}])
+>>> state = game.apply(state, 1, {"type": "roll"})
+>>> state.roll, game.to_move(state)
+(('angle', 'twice'), [0, 1])
+>>> game.actions(state, 0)[0]
+{'type': 'bond', 'lines': ['A3:SW', 'B2:E']}
+>>> game.apply(state, 0, {"type": "bond", "lines": ["A2:NE", "A2:E"]})
+Traceback (most recent call last):
+...
+engine.core.IllegalAction: A new bond must touch your bonds or the starting molecule S.
+>>> game.apply(state, 0, {"type": "bond", "lines": ["B2:SE", "B2:E"]})
+Traceback (most recent call last):
+...
+engine.core.IllegalAction: The line B2:SE is a side of the starting molecule S: bonds are never drawn over other lines.
+>>> state = game.apply(state, 0, {"type": "bond", "lines": ["A3:SW", "B2:E"]})
+>>> state.seats[0].todo   # "twice": one more to draw
+1
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Mapping
+
+from engine.core import Action, Game, InvalidState, Result, SeatScore
+from engine.rng import Rng
+from engine.synthesis import invariants
+from engine.synthesis.cards import SynthesisCards
+from engine.synthesis.patterns import Board
+from engine.synthesis.reading import state_from_dict
+from engine.synthesis.rules import Rules
+from engine.synthesis.scoring import Goals, Scored, score, winners
+from engine.synthesis.state import Seat, State, molecule_to_list, state_to_dict
+
+
+class Synthesis(Game[State]):
+    """Synthesis: The Molecular Journey. Draw bonds on a honeycomb, close
+    molecules, chain them in the volume table."""
+
+    name = "synthesis"
+    title = "Synthesis: The Molecular Journey"
+    min_players = 1
+    max_players = 8
+
+    def __init__(self, cards: SynthesisCards) -> None:
+        self.cards = cards
+        self.rules = Rules(cards)
+        self._score = lru_cache(maxsize=256)(self._score_uncached)
+
+    # --- the contract -------------------------------------------------------------
+    def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+        return self.rules.setup(players, seed, options)
+
+    def actions(self, state: State, seat: int) -> list[Action]:
+        return self.rules.actions(state, seat)
+
+    def apply(self, state: State, seat: int, action: Action) -> State:
+        return self.rules.apply(state, seat, action)
+
+    def to_move(self, state: State) -> list[int]:
+        return self.rules.to_move(state)
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == "over"
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """Everything on the table: only the generator (the next rolls) is hidden."""
+        out = self.to_dict(state)
+        del out["rng"]
+        out["viewer"] = seat
+        out["to_move"] = self.to_move(state)
+        out["roller"] = self.rules.roller(state) if state.phase == "roll" else None
+        for i, (s, shown) in enumerate(zip(state.seats, out["seats"])):
+            f = self.rules.formula(state, i)
+            names = self.rules.colour_names
+            shown["colour"] = self.rules.disc.colour(s.box, state.turn)
+            shown["turn_track"] = [self.rules.disc.colour(s.box, t) for t in range(1, state.turn + 1)]
+            shown["table"] = [[names[ch] for ch in col] for col in f.columns(s)]
+            shown["elemental_boxes"] = {k: [names[ch] for ch in v] for k, v in f.boxes(s).items()}
+            earned = f.free_earned(s)
+            shown["free_bonds"] = {"earned": earned, "used": s.free_used, "left": len(earned) - s.free_used}
+        return out
+
+    def result(self, state: State) -> Result:
+        """The score formula of each board (before the end: the score so far)."""
+        scored = [self.seat_scored(state, i) for i in range(state.players)]
+        scores = tuple(SeatScore(i, self.seat_name(i), sc.lines, sc.total, sc.details)
+                       for i, sc in enumerate(scored))
+        return Result(scores=scores, winners=winners(scored))
+
+    def to_dict(self, state: State) -> dict[str, Any]:
+        return state_to_dict(state, lambda i: self.rules.formula(state, i).lattice.hex_label)
+
+    def from_dict(self, data: Mapping[str, Any]) -> State:
+        side = data.get("side") if isinstance(data, Mapping) else None
+
+        def index_of(board: str):
+            formula = self.rules.formulas[(board, side)]
+            return formula.lattice.hex_index
+        state = state_from_dict(data, index_of)
+        self.check(state)
+        return state
+
+    def resample_hidden(self, state: State, seat: int | None, seed: int) -> State:
+        out = state.copy()
+        out.rng = Rng(seed).next64()
+        return out
+
+    def check(self, state: State) -> None:
+        if not isinstance(state, State):
+            raise InvalidState(f"expected a Synthesis state, found {type(state).__name__}")
+        invariants.check(self.rules, state)
+
+    # --- scoring --------------------------------------------------------------------
+    def goals(self, state: State) -> Goals:
+        return self._goals(state.chain_card, state.pattern_card, state.project, state.level, state.mode != "standard")
+
+    def _goals(self, chain: str | None, pattern: str | None, project: str | None, level: str | None,
+               solo: bool) -> Goals:
+        c = self.cards
+        return Goals(chain_card=c.chains.get(chain or ""), pattern_card=c.patterns.get(pattern or ""),
+                     project=c.projects.get(project or ""), level=level, solo=solo)
+
+    def seat_scored(self, state: State, seat: int) -> Scored:
+        """One board's score formula (cached: phones ask again and again)."""
+        s = state.seats[seat]
+        return self._score(s.board, state.side, s.molecules, state.chain_card, state.pattern_card,
+                           state.project, state.level, state.mode != "standard")
+
+    def _score_uncached(self, board: str, side: str, molecules, *goal_ids) -> Scored:
+        f = self.rules.formulas[(board, side)]
+        seat = Seat(board, 0, f.empty_lines, molecules)
+        found = Board(f.lattice, f.layout.start, f.layout.elemental,
+                      {m.hexagon: (m.colour, None if m.elemental else m.volume) for m in molecules})
+        boxes = {k: len(v) for k, v in f.boxes(seat).items()}
+        return score(self.cards.rules, self.cards.points, f.layout, f.columns(seat), boxes,
+                     self._goals(*goal_ids), found)
+
+    def molecules(self, state: State, seat: int) -> list[list[Any]]:
+        f = self.rules.formula(state, seat)
+        return [molecule_to_list(m, f.lattice.hex_label) for m in state.seats[seat].molecules]

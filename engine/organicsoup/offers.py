@@ -155,7 +155,7 @@ def _breakdowns(cards: OrganicSoupCards, state: State, seat: int, allowed: list[
 def proposals(cards: OrganicSoupCards, state: State, seat: int, limit: int = MAX_PROPOSALS) -> list[Reaction]:
     """Up to ``limit`` legal reactions for ``seat``, each checked by the rules."""
     me = state.seats[seat]
-    if not me.molecules:
+    if not any(pools(state, seat)):  # nothing of his own, nothing unguarded: no reaction
         return []
     allowed = formable(cards, state, seat)
     levels = hand_levels(cards, me.recipes)

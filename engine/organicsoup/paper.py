@@ -41,7 +41,7 @@ from engine.data import describe
 from engine.descriptor import PaperReport, PaperTool
 from engine.organicsoup.atoms import as_dict, in_words
 from engine.organicsoup.cards import LEVEL_NAMES, OrganicSoupCards
-from engine.organicsoup.finder import SearchTooLong, find_products, total_atoms
+from engine.organicsoup.finder import find_products, total_atoms
 from engine.organicsoup.offers import formable, proposals
 from engine.organicsoup.reactions import Reaction, react, refusals
 from engine.organicsoup.scenario import build_table
@@ -182,10 +182,7 @@ def suggest(cards: OrganicSoupCards, state: State, seat: int, reaction: Reaction
         atoms = total_atoms(cards, {r: k for (_, r), k in chosen.items()})
         wanted = sorted((cards.recipe(r) for r, _ in reaction.products), key=lambda r: -r.rank)
         for require in [*(r for r in wanted if r in allowed), None]:
-            try:
-                found = find_products(atoms, allowed, require=require, budget=200_000)
-            except SearchTooLong:
-                continue
+            found = find_products(atoms, allowed, require=require)
             if found:
                 candidate = Reaction(tuple(sorted((s, r, k) for (s, r), k in chosen.items())),
                                      tuple(sorted(found.items())))

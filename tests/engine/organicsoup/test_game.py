@@ -168,3 +168,12 @@ def test_setup_takes_no_options(game):
     with pytest.raises(ValueError, match="no options"):
         game.setup(2, 1, {"variant": "x"})
     assert game.to_dict(game.setup(2, 1, {})) == game.to_dict(game.setup(2, 1, None))
+
+
+def test_a_player_with_no_molecules_is_offered_an_opponents(game):
+    """Design reading 8: ingredients may all be one opponent's unguarded molecules."""
+    state = at("+oxygen ?water | hydrogen*2 oxygen")
+    reacts = [a for a in game.actions(state, 0) if a["type"] == "react"]
+    assert {"type": "react", "ingredients": [{"seat": 1, "recipe": "hydrogen", "count": 2},
+                                             {"seat": 1, "recipe": "oxygen", "count": 1}],
+            "products": {"water": 2}} in reacts

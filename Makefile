@@ -1,4 +1,4 @@
-# labkit: two commands do all the set-up on a fresh machine (Python 3.11+, make).
+# labkit: two commands do all the set-up on a fresh machine (Python 3.11+, make, Node.js with npm).
 #   make print   build the complete print-and-play set into output/
 #   make test    install what the tests need and run them
 #   make serve   start the table companion
@@ -8,11 +8,15 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 RUN_STAMP  := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
-HTMX   := companion/static/vendor/htmx.min.js
+# Files fetched from the npm registry at set-up, pinned by package-lock.json:
+# DejaVu fonts for print, htmx for the companion (no CDN at the table).
+NPM_STAMP := node_modules/.installed
+VENDOR := companion/static/vendor
+HTMX   := $(VENDOR)/htmx.min.js
 # Debian packages the tests use: Chromium for browser tests, poppler-utils for pdffonts.
 DEBS   := chromium poppler-utils
 
-.PHONY: print test serve bench clean venv debs previews
+.PHONY: print test serve bench clean venv debs previews assets
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "labkit needs Python 3.11 or newer"'
@@ -27,12 +31,16 @@ $(TEST_STAMP): pyproject.toml $(RUN_STAMP)
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $@
 
-# htmx is served by the companion itself (no CDN at the table): fetched from
-# the npm registry at set-up, pinned by package-lock.json.
-$(HTMX): package.json package-lock.json
+$(NPM_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "labkit needs Node.js with npm to fetch its fonts and htmx (Debian: apt-get install npm)"; exit 1; }
 	npm ci --no-audit --no-fund --silent
-	mkdir -p $(dir $@)
+	touch $@
+
+$(HTMX): $(NPM_STAMP)
+	mkdir -p $(VENDOR)
 	cp node_modules/htmx.org/dist/htmx.min.js $@
+
+assets: $(NPM_STAMP) $(HTMX)
 
 venv: $(RUN_STAMP)
 
@@ -51,19 +59,20 @@ debs:
 	  fi; \
 	fi
 
-print: $(RUN_STAMP)
+print: $(RUN_STAMP) assets
 	$(BIN)/labkit build
 
-test: $(TEST_STAMP) $(HTMX) debs
+test: $(TEST_STAMP) assets debs
 	$(BIN)/python -m pytest -n 2 tests
 
-serve: $(RUN_STAMP) $(HTMX)
+serve: $(RUN_STAMP) assets
 	$(BIN)/labkit serve
 
-bench: $(TEST_STAMP) $(HTMX)
+bench: $(TEST_STAMP) assets
 	$(BIN)/python -m bench
 
-# The README's pictures: the real PDFs rendered by PDFium.
+# The README's pictures: the real PDFs rendered by PDFium (each game's
+# game.yaml says which pages).
 previews: print $(TEST_STAMP)
 	$(BIN)/python -m generator.preview output docs/images
 

@@ -1,22 +1,32 @@
-"""The engine alone: full random Lab Notes games per second (2 to 5 players),
-actions per second, and paper sheets scored per second. Figures only; no
-time is asserted."""
+"""The engines alone, every registered game: random games to the end per
+second (each player count), actions per second, and each game's own
+workloads (its descriptor's ``workloads``: paper sheets scored, reactions
+found...). Figures only; no time is asserted.
+
+``LABKIT_BENCH_GAMES=a,b`` limits the games, ``LABKIT_BENCH_PLAYOUTS`` the
+random games per player count (default 30)."""
 
 from __future__ import annotations
 
-import json
+import os
 import random
 import time
-from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
-GAMES_PER_COUNT = 50
-SHEET_ROUNDS = 20
+from labkit import cardsets, registry
+
+PLAYOUTS = int(os.environ.get("LABKIT_BENCH_PLAYOUTS", "30"))
+WORKLOAD_SECONDS = 1.0
 
 
-def _playout(game, players: int, seed: int) -> tuple[object, int]:
+def games() -> list:
+    wanted = [g for g in os.environ.get("LABKIT_BENCH_GAMES", "").split(",") if g]
+    return [registry.find(g) for g in wanted] if wanted else list(registry.games().values())
+
+
+def playout(game, players: int, seed: int) -> int:
     rng = random.Random(seed)
     state = game.setup(players, seed)
     steps = 0
@@ -24,48 +34,45 @@ def _playout(game, players: int, seed: int) -> tuple[object, int]:
         seat = rng.choice(game.to_move(state))
         state = game.apply(state, seat, rng.choice(game.actions(state, seat)))
         steps += 1
-    return state, steps
+    return steps
+
+
+def time_workload(fn) -> tuple[int, float, int]:
+    """Run ``fn`` repeatedly for about a second: (units, seconds, calls)."""
+    units = calls = 0
+    start = time.perf_counter()
+    while True:
+        done = fn()
+        units += 1 if done is None else int(done)
+        calls += 1
+        took = time.perf_counter() - start
+        if took >= WORKLOAD_SECONDS:
+            return units, took, calls
 
 
 def run(console: Console) -> None:
-    from engine import find_game
-    from engine.labnotes.sheet import score_sheet, sheet_to_dict
-
-    game = find_game("labnotes")()
-    table = Table(title="Lab Notes engine: random games to the end (uniform random legal actions)")
-    for col in ("players", "games", "games/s", "actions/s", "actions/game", "rounds/game"):
-        table.add_column(col, justify="right")
-    finished = []
-    total_games = total_steps = 0
-    total_time = 0.0
-    for players in range(2, 6):
-        steps = rounds = 0
-        start = time.perf_counter()
-        for seed in range(GAMES_PER_COUNT):
-            state, n = _playout(game, players, seed)
-            steps += n
-            rounds += state.round
-            finished.append(state)
-        took = time.perf_counter() - start
-        total_games += GAMES_PER_COUNT
-        total_steps += steps
-        total_time += took
-        table.add_row(str(players), str(GAMES_PER_COUNT), f"{GAMES_PER_COUNT / took:,.1f}", f"{steps / took:,.0f}",
-                      f"{steps / GAMES_PER_COUNT:,.0f}", f"{rounds / GAMES_PER_COUNT:.1f}")
-    table.add_row("all", str(total_games), f"{total_games / total_time:,.1f}", f"{total_steps / total_time:,.0f}",
-                  f"{total_steps / total_games:,.0f}", "")
-    console.print(table)
-
-    sheets = [json.loads(json.dumps(sheet_to_dict(sh))) for state in finished for sh in state.seats]
-    example = Path(__file__).resolve().parent.parent / "docs" / "examples" / "labnotes-sheet.json"
-    if example.exists():
-        sheets.append(json.loads(example.read_text(encoding="utf-8")))
-    score_sheet(sheets[0])  # the card set is loaded once, outside the timing
-    start = time.perf_counter()
-    for _ in range(SHEET_ROUNDS):
-        for sheet in sheets:
-            score_sheet(sheet)
-    took = time.perf_counter() - start
-    scored = SHEET_ROUNDS * len(sheets)
-    console.print(f"Paper sheets scored (checked and scored from JSON): {scored:,} in {took:.2f} s, "
-                  f"[bold]{scored / took:,.0f} sheets/s[/bold]")
+    for desc in games():
+        game = cardsets.new_game(desc)
+        table = Table(title=f"{desc.title} engine: random games to the end (uniform random legal actions)")
+        for col in ("players", "games", "games/s", "actions/s", "actions/game"):
+            table.add_column(col, justify="right")
+        total_games = total_steps = 0
+        total_time = 0.0
+        for players in range(desc.min_players, desc.max_players + 1):
+            start = time.perf_counter()
+            steps = sum(playout(game, players, seed) for seed in range(PLAYOUTS))
+            took = time.perf_counter() - start
+            total_games, total_steps, total_time = total_games + PLAYOUTS, total_steps + steps, total_time + took
+            table.add_row(str(players), str(PLAYOUTS), f"{PLAYOUTS / took:,.1f}", f"{steps / took:,.0f}",
+                          f"{steps / PLAYOUTS:,.0f}")
+        table.add_row("all", str(total_games), f"{total_games / total_time:,.1f}",
+                      f"{total_steps / total_time:,.0f}", f"{total_steps / total_games:,.0f}")
+        console.print(table)
+        if desc.workloads is not None:
+            work = Table(title=f"{desc.title}: its own workloads")
+            for col in ("workload", "calls", "per call", "units/s"):
+                work.add_column(col, justify="right" if col != "workload" else "left")
+            for name, fn in desc.workloads(game).items():
+                units, took, calls = time_workload(fn)
+                work.add_row(name, str(calls), f"{took / calls * 1000:,.2f} ms", f"{units / took:,.0f}")
+            console.print(work)

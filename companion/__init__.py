@@ -1,13 +1,13 @@
 """The table companion: a Flask + htmx referee that every phone at the table opens.
 
 Flask's tutorial shape: :func:`create_app` is the application factory, one
-blueprint per concern (``pages`` for phones, ``api`` for other clients, one
-per game that brings pages of its own, under :mod:`companion.games`), and the
-database is reached only through :mod:`companion.db`.
+blueprint per concern (``pages`` for phones, ``api`` for other clients,
+``paper`` for every game's paper tools, and one per game plugin that brings
+pages of its own, :mod:`companion.plugins`), and the database is reached only
+through :mod:`companion.store`.
 
-Every game is served through :class:`engine.core.Game` alone; a game's look
-lives in ``templates/companion/<game>/`` and, where it needs a little Python
-to draw, in ``companion/games/<game>.py``.
+Every game is served through :class:`engine.core.Game` and the registry
+alone; a game's look lives in its plugin, ``companion/games/<game>/``.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ HTMX_FILE = STATIC_DIR / "vendor" / "htmx.min.js"
 DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 64 * 1024,   # the largest honest request is a pasted paper sheet
     "MAX_FORM_MEMORY_SIZE": 64 * 1024,
-    "RATE_LIMITS": {"create": (20, 60.0), "join": (30, 60.0), "score_sheet": (60, 60.0)},
+    "RATE_LIMITS": {"create": (20, 60.0), "join": (30, 60.0), "paper": (60, 60.0)},
     "POLL_MS": 500,                     # every phone sees a change within a second
     "PUBLIC_URL": None,                 # the LAN address phones use; serve() sets it
     "ALLOW_CHOSEN_SEED": False,         # tests and benchmarks may fix a table's seed
@@ -74,7 +74,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
         log.warning("%s is missing: run `make %s` (pages will not update live)", HTMX_FILE,
                     HTMX_FILE.relative_to(Path(__file__).parent.parent))
 
-    from companion import api, db, games, pages, security
+    from companion import api, db, pages, paper, plugins, security
     from companion.referee import Referee
 
     db.init_app(app)
@@ -87,7 +87,8 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
-    games.init_app(app)
+    app.register_blueprint(paper.bp)
+    plugins.init_app(app)
     _errors(app)
     return app
 
@@ -110,33 +111,39 @@ def _instance_secret(instance: Path) -> str:
 
 
 def _errors(app: Flask) -> None:
-    def wants_json() -> bool:
-        return request.path.startswith("/api/")
+    """Every error answered in one place: JSON for the API, a sentence in a
+    banner for htmx, an error page otherwise; refusals keep their status."""
+    from companion.errors import REFUSALS, TooMany, status_of
 
-    @app.errorhandler(HTTPException)
-    def http_error(exc: HTTPException) -> Any:
-        code = exc.code or 500
-        message = exc.description or exc.name
-        if wants_json():
+    def answer(code: int, title: str, message: str, headers: Any = ()) -> Any:
+        if request.path.startswith("/api/"):
             response = jsonify({"error": message})
         elif request.headers.get("HX-Request") == "true":
             # htmx swaps no error answer: the page shows this sentence in a banner (companion.js)
             response = app.make_response((message, code, {"Content-Type": "text/plain; charset=utf-8"}))
         else:
-            response = app.make_response((render_template("companion/error.html", code=code, title=exc.name,
+            response = app.make_response((render_template("companion/error.html", code=code, title=title,
                                                           message=message), code))
         response.status_code = code
-        for key, value in exc.get_headers():
-            if key.lower() not in ("content-type",):
+        for key, value in headers:
+            if key.lower() != "content-type":
                 response.headers[key] = value
         return response
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Any:
+        return answer(exc.code or 500, exc.name, exc.description or exc.name, exc.get_headers())
+
+    def refusal(exc: Exception) -> Any:
+        headers = [("Retry-After", str(exc.retry_after))] if isinstance(exc, TooMany) else []
+        if exc.__class__.__name__ == "NoToken":
+            headers.append(("WWW-Authenticate", "Bearer"))
+        return answer(status_of(exc), "Refused", str(exc), headers)
+
+    for kind in REFUSALS:
+        app.register_error_handler(kind, refusal)
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> Any:
         log.exception("unexpected error on %s %s", request.method, request.path)
-        message = "Something went wrong on the server; the table is unchanged."
-        if wants_json():
-            response = jsonify({"error": message})
-            response.status_code = 500
-            return response
-        return render_template("companion/error.html", code=500, title="Server error", message=message), 500
+        return answer(500, "Server error", "Something went wrong on the server; the table is unchanged.")

@@ -16,8 +16,11 @@ from flask import Blueprint, current_app, jsonify, request, url_for
 from werkzeug.exceptions import BadRequest
 
 from companion import openapi
-from companion.referee import BadInput, Conflict, IllegalAction, NotFound, Refused, Snapshot, clean_code
-from companion.security import bearer_token, json_error, rate_limit
+from companion.caller import Caller, again, by_token
+from companion.errors import REFUSALS, BadInput, Conflict, Forbidden, status_of
+from companion.lobby import clean_code
+from companion.security import json_error, rate_limit
+from companion.snapshot import Snapshot
 from companion.web import get_referee, public_base_url
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -26,20 +29,13 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 def _body() -> dict[str, Any]:
     try:
         data = request.get_json(force=False, silent=False)
-    except BadRequest:
+    except (BadRequest, RecursionError):
         raise BadInput("The body is not valid JSON.") from None
     if data is None:
         return {}
     if not isinstance(data, dict):
         raise BadInput("The body is a JSON object.")
     return data
-
-
-def _who(snap_or_table: Any) -> tuple[int | None, bool]:
-    table = snap_or_table.table if isinstance(snap_or_table, Snapshot) else snap_or_table
-    token = bearer_token()
-    referee = get_referee()
-    return referee.seat_for(table, token), referee.is_host(table, token)
 
 
 def table_json(snap: Snapshot, seat: int | None, host: bool) -> dict[str, Any]:
@@ -52,7 +48,7 @@ def table_json(snap: Snapshot, seat: int | None, host: bool) -> dict[str, Any]:
         "moves": snap.moves,
         "min_players": snap.game.min_players,
         "max_players": snap.game.max_players,
-        "seats": [{"seat": s["seat"], "name": s["name"]} for s in snap.seats],
+        "seats": snap.public_seats(),
         "you": {"seat": seat, "host": host},
         "to_move": snap.to_move(),
         "actions": snap.actions(seat),
@@ -61,8 +57,10 @@ def table_json(snap: Snapshot, seat: int | None, host: bool) -> dict[str, Any]:
     }
 
 
-def _snapshot(code: str) -> Snapshot:
-    return get_referee().snapshot(clean_code(code))
+def _answer(caller: Caller, status: int = 200) -> Any:
+    response = jsonify(table_json(caller.snap, caller.seat, caller.host))
+    response.status_code = status
+    return response
 
 
 def _version(data: dict[str, Any]) -> int:
@@ -72,19 +70,22 @@ def _version(data: dict[str, Any]) -> int:
     return version
 
 
-@bp.errorhandler(BadInput)
-def _bad(exc: BadInput) -> Any:
-    return json_error(400, str(exc))
+@bp.errorhandler(Conflict)
+def _conflict(exc: Conflict) -> Any:
+    """A conflict carries the table as it is now, so a client can look again."""
+    from flask import g
+
+    caller = g.get("caller")
+    extra = {}
+    if exc.snapshot is not None and caller is not None:
+        extra["table"] = table_json(exc.snapshot, caller.seat, caller.host)
+    return json_error(409, str(exc), **extra)
 
 
-@bp.errorhandler(NotFound)
-def _missing(exc: NotFound) -> Any:
-    return json_error(404, "There is no table with that code.")
-
-
-@bp.errorhandler(Refused)
-def _refused(exc: Refused) -> Any:
-    return json_error(409, str(exc))
+def _refused(caller: Caller, exc: Exception) -> Any:
+    """A move the rules refuse: the sentence, and the table unchanged."""
+    fresh = again(caller, get_referee().snapshot(caller.code))
+    return json_error(status_of(exc), str(exc), table=table_json(fresh.snap, fresh.seat, fresh.host))
 
 
 @bp.get("/openapi.json")
@@ -94,10 +95,12 @@ def spec() -> Any:
 
 @bp.get("/games")
 def list_games() -> Any:
-    referee = get_referee()
+    from labkit import registry
+
     return jsonify({"games": [{"name": g.name, "title": g.title, "min_players": g.min_players,
-                               "max_players": g.max_players}
-                              for g in (referee.game(n) for n in referee.game_names())]})
+                               "max_players": g.max_players,
+                               "paper": [{"verb": t.verb, "what": t.what, "format": t.format} for t in g.paper]}
+                              for g in registry.games().values()]})
 
 
 @bp.post("/tables")
@@ -108,7 +111,7 @@ def create() -> Any:
     if seed is not None and not current_app.config["ALLOW_CHOSEN_SEED"]:
         raise BadInput("This server chooses its own seeds.")
     table, host_token = get_referee().create(data.get("game"), data.get("options"), seed)
-    snap = _snapshot(table["code"])
+    snap = get_referee().snapshot(table["code"])
     url = f"{public_base_url()}{url_for('pages.table', code=table['code'])}"
     response = jsonify({"code": table["code"], "host_token": host_token, "url": url,
                         "table": table_json(snap, None, True)})
@@ -118,9 +121,7 @@ def create() -> Any:
 
 @bp.get("/tables/<code>")
 def state(code: str) -> Any:
-    snap = _snapshot(code)
-    seat, host = _who(snap)
-    response = jsonify(table_json(snap, seat, host))
+    response = _answer(by_token(clean_code(code)))
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -137,97 +138,64 @@ def join(code: str) -> Any:
     code = clean_code(code)
     rate_limit("join")
     data = _body()
-    seat, token, _ = get_referee().join(code, data.get("name"))
-    snap = _snapshot(code)
+    seat, token, snap = get_referee().join(code, data.get("name"))
     response = jsonify({"seat": seat, "token": token, "table": table_json(snap, seat, False)})
     response.status_code = 201
     return response
 
 
-def _require(snap: Snapshot, *, host: bool = False) -> tuple[int | None, bool]:
-    if bearer_token() is None:
-        raise _Unauthorized()
-    seat, is_host = _who(snap)
-    if host and not is_host:
-        raise _Forbidden("Only the host's token can do this.")
-    if not host and seat is None:
-        raise _Forbidden("This token has no seat at this table.")
-    return seat, is_host
-
-
-class _Unauthorized(Exception):
-    pass
-
-
-class _Forbidden(Exception):
-    pass
-
-
-@bp.errorhandler(_Unauthorized)
-def _unauthorized(exc: Exception) -> Any:
-    response = json_error(401, "Send your token: Authorization: Bearer <token>.")
-    response.headers["WWW-Authenticate"] = "Bearer"
-    return response
-
-
-@bp.errorhandler(_Forbidden)
-def _forbidden(exc: Exception) -> Any:
-    return json_error(403, str(exc))
+def _seated(code: str, *, host: bool = False) -> Caller:
+    caller = by_token(clean_code(code), required=True)
+    if host and not caller.host:
+        raise Forbidden("Only the host's token can do this.")
+    if not host and caller.seat is None:
+        raise Forbidden("This token has no seat at this table.")
+    return caller
 
 
 @bp.post("/tables/<code>/seats/<int:seat>/token")
 def new_seat_token(code: str, seat: int) -> Any:
     """The host gives a seat a new token (its player moved to another device)."""
-    snap = _snapshot(code)
-    _require(snap, host=True)
-    token = get_referee().new_seat_token(snap.code, seat)
+    caller = _seated(code, host=True)
+    token = get_referee().new_seat_token(caller.snap, seat)
     return jsonify({"seat": seat, "token": token})
 
 
 @bp.post("/tables/<code>/start")
 def start(code: str) -> Any:
-    snap = _snapshot(code)
-    seat, host = _require(snap, host=True)
-    data = _body()
-    try:
-        snap = get_referee().start(snap.code, _version(data))
-    except Conflict as exc:
-        return json_error(409, str(exc), table=table_json(exc.snapshot, seat, host))
-    return jsonify(table_json(snap, seat, host))
+    caller = _seated(code, host=True)
+    snap = get_referee().start(caller.snap, _version(_body()))
+    return _answer(again(caller, snap))
 
 
 @bp.post("/tables/<code>/actions")
 def act(code: str) -> Any:
-    snap = _snapshot(code)
-    seat, host = _require(snap)
-    assert seat is not None
+    caller = _seated(code)
+    assert caller.seat is not None
     data = _body()
     if "action" not in data:
         raise BadInput("Send \"action\": the action object.")
     try:
-        snap = get_referee().act(snap.code, seat, data["action"], _version(data))
-    except Conflict as exc:
-        return json_error(409, str(exc), table=table_json(exc.snapshot, seat, host))
-    except IllegalAction as exc:
-        return json_error(422, str(exc), table=table_json(_snapshot(code), seat, host))
-    return jsonify(table_json(snap, seat, host))
+        snap = get_referee().act(caller.snap, caller.seat, data["action"], _version(data))
+    except Conflict:
+        raise
+    except REFUSALS as exc:
+        if status_of(exc) == 422:
+            return _refused(caller, exc)
+        raise
+    return _answer(again(caller, snap))
 
 
 @bp.post("/tables/<code>/undo")
 def undo(code: str) -> Any:
-    snap = _snapshot(code)
-    seat, host = _require(snap, host=True)
-    data = _body()
-    try:
-        snap = get_referee().undo(snap.code, _version(data))
-    except Conflict as exc:
-        return json_error(409, str(exc), table=table_json(exc.snapshot, seat, host))
-    return jsonify(table_json(snap, seat, host))
+    caller = _seated(code, host=True)
+    snap = get_referee().undo(caller.snap, _version(_body()))
+    return _answer(again(caller, snap))
 
 
 @bp.get("/tables/<code>/score")
 def score(code: str) -> Any:
-    snap = _snapshot(code)
+    snap = get_referee().snapshot(clean_code(code))
     if not snap.over:
         return json_error(409, "The game is not over yet.")
     return jsonify(snap.result_dict())

@@ -1,4 +1,5 @@
-"""Storage: the only module that talks to the database.
+"""The database: connections, the schema, and the Flask binding. What is
+asked of it lives in :mod:`companion.store`, the only module that writes SQL.
 
 Tables, their seats (tokens stored as SHA-256 digests, never in clear) and
 each table's action log. A table's game state is never stored: it is the
@@ -11,28 +12,24 @@ Two back ends, one set of SQL statements:
   timeout, and ``BEGIN IMMEDIATE`` for every write;
 * PostgreSQL when ``DATABASE_URL`` names one (psycopg 3).
 
-Every change bumps the table's ``version`` inside the same transaction with
-``UPDATE ... WHERE version = ?``: two threads or two processes acting on the
-same version can never both succeed (the loser gets :class:`Conflict`), and
-the primary key on ``(table_id, seq)`` of the log backs that up.
-
 Flask side, the tutorial's pattern: :func:`init_app` binds a database to the
-app, :func:`get_store` hands out the :class:`Store` of the current app.
+app, :func:`get_store` hands out the :class:`~companion.store.Store` of the
+current app.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import queue
 import sqlite3
 import threading
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
+
+if TYPE_CHECKING:
+    from companion.store import Store
 
 SCHEMA_VERSION = 1
 
@@ -79,31 +76,7 @@ CREATE TABLE IF NOT EXISTS companion_meta (
 
 
 class StorageError(Exception):
-    """Base of what the store raises on purpose."""
-
-
-class Conflict(StorageError):
-    """The table moved on since the version the caller saw."""
-
-
-class NotFound(StorageError):
-    """No table with that code."""
-
-
-class Refused(StorageError):
-    """The change is not possible now; the message is for players."""
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    seq: int
-    version: int
-    seat: int
-    action: dict[str, Any]
-
-
-def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    """The database is not usable (a newer schema, a broken connection)."""
 
 
 # --- connections -------------------------------------------------------
@@ -254,172 +227,6 @@ class Database:
                                f"companion's {SCHEMA_VERSION}: upgrade labkit")
 
 
-# --- the store -----------------------------------------------------------
-
-class Store:
-    """Every question and change the companion makes of its database."""
-
-    def __init__(self, database: Database) -> None:
-        self.db = database
-
-    # tables
-    def create_table(self, *, code: str, game: str, seed: int, options: dict[str, Any],
-                     host_token: str) -> dict[str, Any]:
-        """Insert a new table in the lobby. Raises :class:`Conflict` if the code is taken."""
-        t = now()
-        with self.db.connect() as c:
-            if c.one("SELECT id FROM game_tables WHERE code = ?", (code,)):
-                raise Conflict(f"table code {code} is taken")
-            try:
-                with c.write():
-                    row = c.one(
-                        "INSERT INTO game_tables (code, game, seed, options, host_token, status, "
-                        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?) RETURNING *",
-                        (code, game, seed, json.dumps(options, sort_keys=True), host_token, t, t))
-            except Exception as exc:  # a unique violation from either back end
-                if _is_unique_violation(exc):
-                    raise Conflict(f"table code {code} is taken") from None
-                raise
-        assert row is not None
-        return _table(row)
-
-    def table(self, code: str) -> dict[str, Any]:
-        with self.db.connect() as c:
-            row = c.one("SELECT * FROM game_tables WHERE code = ?", (code,))
-        if row is None:
-            raise NotFound(code)
-        return _table(row)
-
-    def version(self, code: str) -> int:
-        """The table's version alone: what a phone polls."""
-        with self.db.connect() as c:
-            row = c.one("SELECT version FROM game_tables WHERE code = ?", (code,))
-        if row is None:
-            raise NotFound(code)
-        return int(row["version"])
-
-    def count_tables(self) -> int:
-        with self.db.connect() as c:
-            row = c.one("SELECT COUNT(*) AS n FROM game_tables")
-        return int(row["n"]) if row else 0
-
-    # seats
-    def seats(self, table_id: int) -> list[dict[str, Any]]:
-        with self.db.connect() as c:
-            return c.all("SELECT seat, name, joined_at FROM seats WHERE table_id = ? ORDER BY seat",
-                         (table_id,))
-
-    def seat_for_token(self, table_id: int, token_digest: str) -> int | None:
-        with self.db.connect() as c:
-            row = c.one("SELECT seat FROM seats WHERE table_id = ? AND token = ?",
-                        (table_id, token_digest))
-        return None if row is None else int(row["seat"])
-
-    def add_seat(self, table_id: int, name: str, token_digest: str, limit: int) -> tuple[int, int]:
-        """Seat a player at a table still in its lobby. Returns (seat, new version)."""
-        with self.db.connect() as c:
-            with c.write():
-                row = c.one("UPDATE game_tables SET version = version + 1, updated_at = ? "
-                            "WHERE id = ? AND status = 'lobby' RETURNING version", (now(), table_id))
-                if row is None:
-                    raise Refused("The game has started: you can watch, but no one can join now.")
-                seated = c.all("SELECT seat, name FROM seats WHERE table_id = ? ORDER BY seat", (table_id,))
-                if len(seated) >= limit:
-                    raise Refused(f"The table is full ({limit} players).")
-                if any(s["name"].casefold() == name.casefold() for s in seated):
-                    raise Refused(f"Someone at this table is already called {name}: pick another name.")
-                seat = len(seated)
-                c.execute("INSERT INTO seats (table_id, seat, name, token, joined_at) VALUES (?, ?, ?, ?, ?)",
-                          (table_id, seat, name, token_digest, now()))
-        return seat, int(row["version"])
-
-    def replace_seat_token(self, table_id: int, seat: int, token_digest: str) -> None:
-        """Give a seat a new secret (its player moves to another phone); the old one stops working."""
-        with self.db.connect() as c:
-            with c.write():
-                row = c.one("UPDATE seats SET token = ? WHERE table_id = ? AND seat = ? RETURNING seat",
-                            (token_digest, table_id, seat))
-                if row is None:
-                    raise Refused(f"There is no seat {seat + 1} at this table.")
-
-    # the game
-    def start(self, table_id: int, expected_version: int, players: int) -> int:
-        with self.db.connect() as c:
-            with c.write():
-                row = c.one("UPDATE game_tables SET status = 'playing', players = ?, version = version + 1, "
-                            "updated_at = ? WHERE id = ? AND status = 'lobby' AND version = ? RETURNING version",
-                            (players, now(), table_id, expected_version))
-                if row is None:
-                    raise Conflict("the table changed before it could start")
-        return int(row["version"])
-
-    def append_action(self, table_id: int, expected_version: int, expected_moves: int,
-                      seat: int, action: dict[str, Any]) -> int:
-        """Log one action on top of ``expected_version``; returns the new version.
-
-        Raises :class:`Conflict` if anything happened to the table since.
-        """
-        text = json.dumps(action, sort_keys=True, separators=(",", ":"))
-        with self.db.connect() as c:
-            try:
-                with c.write():
-                    row = c.one("UPDATE game_tables SET version = version + 1, moves = moves + 1, updated_at = ? "
-                                "WHERE id = ? AND version = ? AND moves = ? AND status = 'playing' "
-                                "RETURNING version", (now(), table_id, expected_version, expected_moves))
-                    if row is None:
-                        raise Conflict("someone else moved first")
-                    c.execute("INSERT INTO actions (table_id, seq, version, seat, action, created_at) "
-                              "VALUES (?, ?, ?, ?, ?, ?)",
-                              (table_id, expected_moves + 1, row["version"], seat, text, now()))
-            except Conflict:
-                raise
-            except Exception as exc:
-                if _is_unique_violation(exc):
-                    raise Conflict("someone else moved first") from None
-                raise
-        return int(row["version"])
-
-    def undo(self, table_id: int, expected_version: int) -> int:
-        """Remove the last logged action; returns the new version."""
-        with self.db.connect() as c:
-            with c.write():
-                row = c.one("UPDATE game_tables SET version = version + 1, moves = moves - 1, "
-                            "rewound_at = version + 1, updated_at = ? "
-                            "WHERE id = ? AND version = ? AND moves > 0 AND status = 'playing' "
-                            "RETURNING version, moves", (now(), table_id, expected_version))
-                if row is None:
-                    current = c.one("SELECT version, moves FROM game_tables WHERE id = ?", (table_id,))
-                    if current and int(current["version"]) == expected_version:
-                        raise Refused("There is nothing to undo.")
-                    raise Conflict("someone else moved first")
-                c.execute("DELETE FROM actions WHERE table_id = ? AND seq = ?", (table_id, int(row["moves"]) + 1))
-        return int(row["version"])
-
-    def log(self, table_id: int, after_seq: int = 0) -> list[LogEntry]:
-        with self.db.connect() as c:
-            rows = c.all("SELECT seq, version, seat, action FROM actions WHERE table_id = ? AND seq > ? "
-                         "ORDER BY seq", (table_id, after_seq))
-        return [LogEntry(int(r["seq"]), int(r["version"]), int(r["seat"]), json.loads(r["action"])) for r in rows]
-
-
-def _table(row: dict[str, Any]) -> dict[str, Any]:
-    row = dict(row)
-    row["options"] = json.loads(row["options"])
-    for key in ("id", "seed", "players", "version", "moves", "rewound_at"):
-        row[key] = int(row[key])
-    return row
-
-
-def _is_unique_violation(exc: Exception) -> bool:
-    if isinstance(exc, sqlite3.IntegrityError):
-        return "UNIQUE" in str(exc) or "PRIMARY KEY" in str(exc)
-    try:
-        import psycopg.errors
-    except ImportError:  # pragma: no cover - psycopg is a dependency
-        return False
-    return isinstance(exc, psycopg.errors.UniqueViolation)
-
-
 # --- Flask ---------------------------------------------------------------
 
 def database_url(app: Any) -> str:
@@ -432,6 +239,8 @@ def database_url(app: Any) -> str:
 
 
 def init_app(app: Any) -> None:
+    from companion.store import Store
+
     database = Database(database_url(app))
     deadline = time.monotonic() + 30
     while True:  # a database that is still starting up gets a few seconds
@@ -445,7 +254,7 @@ def init_app(app: Any) -> None:
     app.extensions["companion_store"] = Store(database)
 
 
-def get_store() -> Store:
+def get_store() -> "Store":
     from flask import current_app
 
     return current_app.extensions["companion_store"]

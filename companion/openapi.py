@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import games
-from companion.referee import ACTION_MAX_CHARS, CODE_ALPHABET, CODE_LENGTH, NAME_MAX
+from companion import paper, plugins
+from companion.lobby import CODE_ALPHABET, CODE_LENGTH, NAME_MAX
+from companion.referee import ACTION_MAX_CHARS
 
 API_VERSION = "1.0.0"
 
@@ -109,7 +110,8 @@ def spec() -> dict[str, Any]:
             "responses": {"200": _ok("The result", "Result"), "404": _error("No such table."),
                           "409": _error("The game is not over yet.")}}},
     }
-    paths.update(games.openapi_paths())
+    paths.update(paper.openapi_paths())
+    paths.update(plugins.openapi_paths())
     return {
         "openapi": "3.1.0",
         "info": {"title": "labkit companion", "version": API_VERSION,
@@ -132,9 +134,18 @@ SCHEMAS: dict[str, Any] = {
                        "properties": {"error": {"type": "string"}, "table": {"$ref": "#/components/schemas/Table"}}},
     "Version": {"type": "object", "required": ["version"], "properties": {"version": _VERSION}},
     "Versioned": {"type": "object", "required": ["version"], "properties": {"version": _VERSION}},
-    "Game": {"type": "object", "required": ["name", "title", "min_players", "max_players"],
+    "Game": {"type": "object", "required": ["name", "title", "min_players", "max_players", "paper"],
              "properties": {"name": {"type": "string"}, "title": {"type": "string"},
-                            "min_players": {"type": "integer"}, "max_players": {"type": "integer"}}},
+                            "min_players": {"type": "integer"}, "max_players": {"type": "integer"},
+                            "paper": {"type": "array", "items": {
+                                "type": "object", "required": ["verb", "what", "format"],
+                                "properties": {"verb": {"type": "string"}, "what": {"type": "string"},
+                                               "format": {"type": "string"}}}}}},
+    "PaperReport": {"type": "object", "required": ["ok", "title", "summary", "rows", "data"],
+                    "properties": {"ok": {"type": "boolean"}, "title": {"type": "string"},
+                                   "summary": {"type": "string"},
+                                   "rows": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+                                   "data": {"type": "object"}}},
     "GameList": {"type": "object", "required": ["games"],
                  "properties": {"games": {"type": "array", "items": {"$ref": "#/components/schemas/Game"}}}},
     "CreateTable": {"type": "object", "required": ["game"],

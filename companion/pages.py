@@ -1,10 +1,15 @@
 """Pages for phones: create a table, join it, play it, watch it.
 
-Thin views: read the request, ask the referee, render. The region that
-changes during play (``#live``, ``companion/_live.html``) is a partial: the
-full page includes it, and htmx gets it alone, both after an action and from
-the poll that every phone runs (a 204 when nothing changed, so an idle table
-costs one indexed read per phone every half second).
+Thin views: read the request (the table once, :mod:`companion.caller`), ask
+the referee, render. The region that changes during play (``#live``,
+``companion/_live.html``) is a partial: the full page includes it, and htmx
+gets it alone, both after an action and from the poll that every phone runs
+(a 204 when nothing changed, so an idle table costs one indexed read per
+phone every half second).
+
+A refusal (any :mod:`companion.errors` error or a move the rules forbid) is
+answered in one place, :func:`refused`: the table as it is, with the
+sentence next to the control the phone used, and the error's HTTP status.
 """
 
 from __future__ import annotations
@@ -14,79 +19,50 @@ import json
 from typing import Any
 
 import segno
-from flask import (Blueprint, Response, abort, current_app, make_response, redirect, render_template, request,
-                   url_for)
+from flask import Blueprint, Response, current_app, g, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from companion import games
-from companion.referee import BadInput, Conflict, IllegalAction, NotFound, Refused, Snapshot, clean_code
+from companion import plugins
+from companion.caller import Caller, again, by_cookies
+from companion.errors import REFUSALS, BadInput, Conflict, Forbidden, NotFound, status_of
+from companion.lobby import clean_code
+from companion.paper import links as paper_links
 from companion.security import host_cookie, rate_limit, seat_cookie, set_token_cookie
+from companion.snapshot import Snapshot
 from companion.web import get_referee, public_base_url
 
 bp = Blueprint("pages", __name__)
-
-
-# --- who is this phone --------------------------------------------------------
-
-def _identify(snapshot_or_table: Any) -> tuple[int | None, bool]:
-    """(seat, is_host) from this table's cookies."""
-    table = snapshot_or_table.table if isinstance(snapshot_or_table, Snapshot) else snapshot_or_table
-    referee = get_referee()
-    code = table["code"]
-    seat = referee.seat_for(table, request.cookies.get(seat_cookie(code)))
-    host = referee.is_host(table, request.cookies.get(host_cookie(code)))
-    return seat, host
-
-
-def _code(code: str) -> str:
-    try:
-        return clean_code(code)
-    except NotFound:
-        abort(404, f"There is no table {code[:12]}. Check the code.")
-
-
-def _snapshot(code: str) -> Snapshot:
-    try:
-        return get_referee().snapshot(code)
-    except NotFound:
-        abort(404, f"There is no table {code}. Check the code.")
 
 
 def _join_url(code: str) -> str:
     return f"{public_base_url()}{url_for('pages.table', code=code)}"
 
 
-def _context(snap: Snapshot, *, error: dict[str, str] | None = None, notice: str | None = None,
+def _context(caller: Caller, *, error: dict[str, str] | None = None, notice: str | None = None,
              join_error: str | None = None, handover: dict[str, Any] | None = None) -> dict[str, Any]:
-    seat, host = _identify(snap)
+    snap, seat = caller.snap, caller.seat
     game = snap.table["game"]
-    board = [f"companion/{game}/_board.html", "companion/generic/_board.html"]  # the first that exists
+    plugin = plugins.plugin(game)
+    extra = (snap.cached(("board", seat), lambda: plugin.board_context(snap, seat))
+             if plugin.board_context and snap.started else {})
     return {
-        "snap": snap,
-        "game": snap.game,
-        "me": seat,
-        "is_host": host,
-        "error": error,
-        "notice": notice,
-        "join_error": join_error,
-        "handover": handover,
-        "join_url": _join_url(snap.code),
-        "poll_ms": int(current_app.config["POLL_MS"]),
-        "board_template": board,
-        "label": lambda action: games.action_label(game, action),
+        "snap": snap, "game": snap.game, "me": seat, "is_host": caller.host,
+        "error": error, "notice": notice, "join_error": join_error, "handover": handover,
+        "join_url": _join_url(snap.code), "poll_ms": int(current_app.config["POLL_MS"]),
+        "parts": plugin.parts, "plugin": plugin,
+        "label": lambda action: plugins.action_label(game, action),
         "to_json": lambda value: json.dumps(value, sort_keys=True, separators=(",", ":")),
-        **games.board_context(game, snap, seat),
+        **extra,
     }
 
 
-def _render_live(snap: Snapshot, status: int = 200, **kw: Any) -> Response:
+def render_live(caller: Caller, status: int = 200, **kw: Any) -> Response:
     """The ``#live`` partial for htmx, the whole page otherwise."""
-    ctx = _context(snap, **kw)
-    if request.headers.get("HX-Request") == "true":
-        response = make_response(render_template("companion/_live.html", **ctx), status)
-    else:
-        response = make_response(render_template("companion/table.html", **ctx), status)
-    response.headers["X-Table-Version"] = str(snap.version)
+    ctx = _context(caller, **kw)
+    partial = request.headers.get("HX-Request") == "true"
+    response = make_response(render_template("companion/_live.html" if partial else "companion/table.html", **ctx),
+                             status)
+    response.headers["X-Table-Version"] = str(caller.snap.version)
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -99,14 +75,40 @@ def _back_to_table(code: str) -> Response:
     return redirect(url_for("pages.table", code=code), 303)
 
 
-# --- pages ------------------------------------------------------------------------
+def _seen_version() -> int:
+    try:
+        return int(request.form.get("version", ""))
+    except ValueError:
+        return -1
+
+
+def _home(error: str | None = None, code: str = "", status: int = 200) -> tuple[str, int]:
+    referee = get_referee()
+    return render_template("companion/home.html", games=[referee.game(n) for n in referee.game_names()],
+                           links=plugins.links(), paper_links=paper_links(), error=error, code=code), status
+
+
+def refused(exc: Exception, origin: str) -> Response:
+    """A refusal shown on the table page, next to the control it came from."""
+    caller: Caller | None = g.get("caller")
+    if isinstance(exc, Conflict) and exc.snapshot is not None and caller is not None:
+        return render_live(again(caller, exc.snapshot), status_of(exc), notice=str(exc))
+    if caller is None:
+        raise exc
+    fresh = again(caller, get_referee().snapshot(caller.code))
+    kw = {"join_error": str(exc)} if origin == "join" else {"error": {"origin": origin, "message": str(exc)}}
+    return render_live(fresh, status_of(exc), **kw)
+
+
+def _origin() -> str:
+    return (request.form.get("origin") or "actions")[:40]
+
+
+# --- pages ----------------------------------------------------------------------------
 
 @bp.get("/")
-def home() -> str:
-    referee = get_referee()
-    available = [referee.game(name) for name in referee.game_names()]
-    return render_template("companion/home.html", games=available, links=games.links(), error=None,
-                           code=request.args.get("code", ""))
+def home() -> Any:
+    return _home(code=request.args.get("code", ""))
 
 
 @bp.post("/tables")
@@ -114,10 +116,8 @@ def create() -> Any:
     rate_limit("create")
     try:
         table, host_token = get_referee().create(request.form.get("game"), {})
-    except BadInput as exc:
-        referee = get_referee()
-        return render_template("companion/home.html", games=[referee.game(n) for n in referee.game_names()],
-                               links=games.links(), error=str(exc), code=""), 400
+    except REFUSALS as exc:
+        return _home(str(exc), status=status_of(exc))
     response = redirect(url_for("pages.table", code=table["code"]), 303)
     set_token_cookie(response, host_cookie(table["code"]), host_token)
     return response
@@ -127,160 +127,123 @@ def create() -> Any:
 def join_by_code() -> Any:
     raw = request.args.get("code", "")
     try:
-        code = clean_code(raw)
-        get_referee().table(code)
+        code = get_referee().snapshot(raw).code
     except NotFound:
-        referee = get_referee()
-        return render_template("companion/home.html", games=[referee.game(n) for n in referee.game_names()],
-                               links=games.links(), error=f"There is no table {raw[:12]!r}. Check the code.",
-                               code=raw[:12]), 404
+        return _home(f"There is no table {raw[:12]!r}. Check the code.", raw[:12], 404)
     return redirect(url_for("pages.table", code=code), 303)
 
 
 @bp.get("/t/<code>")
 def table(code: str) -> Any:
-    code = _code(code)
-    if request.path != url_for("pages.table", code=code):
-        return redirect(url_for("pages.table", code=code), 301)
-    return _render_live(_snapshot(code))
+    clean = clean_code(code)
+    if request.path != url_for("pages.table", code=clean):
+        return redirect(url_for("pages.table", code=clean), 301)
+    return render_live(by_cookies(clean))
 
 
 @bp.get("/t/<code>/live")
 def live(code: str) -> Any:
     """The poll: 204 while the table is at ``since``, the new ``#live`` otherwise."""
-    code = _code(code)
+    code = clean_code(code)
     since = request.args.get("since", type=int)
-    try:
-        version = get_referee().version(code)
-    except NotFound:
-        abort(404, f"There is no table {code}.")
-    if since == version:
+    if since is not None and since == get_referee().version(code):
         response = make_response("", 204)
         response.headers["Cache-Control"] = "no-store"
         return response
-    return _render_live(_snapshot(code))
+    return render_live(by_cookies(code))
 
 
 @bp.post("/t/<code>/join")
 def join(code: str) -> Any:
-    code = _code(code)
     rate_limit("join")
-    snap = _snapshot(code)
-    seat, _ = _identify(snap)
-    if seat is not None:
-        return _back_to_table(code)
+    caller = by_cookies(clean_code(code))
+    if caller.seat is not None:
+        return _back_to_table(caller.code)
     try:
-        _, token, _ = get_referee().join(code, request.form.get("name"))
-    except (BadInput, Refused) as exc:
-        return _render_live(_snapshot(code), 400 if isinstance(exc, BadInput) else 409, join_error=str(exc))
-    response = _back_to_table(code)
-    set_token_cookie(response, seat_cookie(code), token)
+        _, token, _ = get_referee().join(caller.snap, request.form.get("name"))
+    except REFUSALS as exc:
+        return refused(exc, "join")
+    response = _back_to_table(caller.code)
+    set_token_cookie(response, seat_cookie(caller.code), token)
     return response
-
-
-def _seen_version() -> int | None:
-    try:
-        return int(request.form.get("version", ""))
-    except ValueError:
-        return None
 
 
 @bp.post("/t/<code>/start")
 def start(code: str) -> Any:
-    code = _code(code)
-    snap = _snapshot(code)
-    _, host = _identify(snap)
-    if not host:
-        abort(403, "Only the host can start the game.")
-    seen = _seen_version()
+    caller = by_cookies(clean_code(code))
+    if not caller.host:
+        raise Forbidden("Only the host can start the game.")
     try:
-        snap = get_referee().start(code, seen if seen is not None else -1)
-    except Conflict as exc:
-        return _render_live(exc.snapshot, notice=str(exc))
-    except Refused as exc:
-        return _render_live(snap, error={"origin": "host", "message": str(exc)})
-    return _render_live(snap)
+        snap = get_referee().start(caller.snap, _seen_version())
+    except REFUSALS as exc:
+        return refused(exc, "host")
+    return render_live(again(caller, snap))
 
 
 @bp.post("/t/<code>/act")
 def act(code: str) -> Any:
     """One action from a seated phone. An illegal one comes back with the
     engine's sentence next to the control it came from, and nothing changes."""
-    code = _code(code)
-    snap = _snapshot(code)
-    seat, _ = _identify(snap)
-    if seat is None:
-        abort(403, "Only a seated player can act: join the table first.")
-    origin = (request.form.get("origin") or "actions")[:40]
+    caller = by_cookies(clean_code(code))
+    if caller.seat is None:
+        raise Forbidden("Only a seated player can act: join the table first.")
     try:
-        action = json.loads(request.form.get("action", ""))
-    except ValueError:
-        return _render_live(snap, error={"origin": origin, "message": "That control sent no readable action."})
-    seen = _seen_version()
-    try:
-        snap = get_referee().act(code, seat, action, seen if seen is not None else -1)
-    except Conflict as exc:
-        return _render_live(exc.snapshot, notice=str(exc))
-    except (IllegalAction, BadInput, Refused) as exc:
-        return _render_live(_snapshot(code), error={"origin": origin, "message": str(exc)})
-    return _render_live(snap)
+        try:
+            action = json.loads(request.form.get("action", ""))
+        except (ValueError, RecursionError):
+            raise BadInput("That control sent no readable action.") from None
+        snap = get_referee().act(caller.snap, caller.seat, action, _seen_version())
+    except REFUSALS as exc:
+        return refused(exc, _origin())
+    return render_live(again(caller, snap))
 
 
 @bp.post("/t/<code>/undo")
 def undo(code: str) -> Any:
-    code = _code(code)
-    snap = _snapshot(code)
-    _, host = _identify(snap)
-    if not host:
-        abort(403, "Only the host can undo.")
-    seen = _seen_version()
+    caller = by_cookies(clean_code(code))
+    if not caller.host:
+        raise Forbidden("Only the host can undo.")
     try:
-        snap = get_referee().undo(code, seen if seen is not None else -1)
-    except Conflict as exc:
-        return _render_live(exc.snapshot, notice=str(exc))
-    except (Refused, BadInput) as exc:
-        return _render_live(snap, error={"origin": "host", "message": str(exc)})
-    return _render_live(snap, notice="The last action was undone.")
+        snap = get_referee().undo(caller.snap, _seen_version())
+    except REFUSALS as exc:
+        return refused(exc, "host")
+    return render_live(again(caller, snap), notice="The last action was undone.")
 
 
 @bp.post("/t/<code>/seats/<int:seat>/handover")
 def handover(code: str, seat: int) -> Any:
     """The host gives a seat a new secret link, for a player whose phone died:
     the new phone scans it, the old phone's cookie stops working."""
-    code = _code(code)
-    snap = _snapshot(code)
-    _, host = _identify(snap)
-    if not host:
-        abort(403, "Only the host can move a seat to another phone.")
+    caller = by_cookies(clean_code(code))
+    if not caller.host:
+        raise Forbidden("Only the host can move a seat to another phone.")
     try:
-        token = get_referee().new_seat_token(code, seat)
-    except (Refused, BadInput) as exc:
-        return _render_live(snap, error={"origin": "host", "message": str(exc)})
-    url = f"{public_base_url()}{url_for('pages.claim', code=code, token=token)}"
-    return _render_live(snap, handover={"seat": seat, "name": snap.name(seat), "url": url,
-                                        "qr": Markup(segno.make(url, error="m").svg_inline(
-                                            scale=5, border=2, dark="#000", light="#fff", svgclass="qr",
-                                            omitsize=True))})
+        token = get_referee().new_seat_token(caller.snap, seat)
+    except REFUSALS as exc:
+        return refused(exc, "host")
+    url = f"{public_base_url()}{url_for('pages.claim', code=caller.code, token=token)}"
+    qr = Markup(segno.make(url, error="m").svg_inline(scale=5, border=2, dark="#000", light="#fff",
+                                                      svgclass="qr", omitsize=True))
+    fresh = again(caller, get_referee().snapshot(caller.code))
+    return render_live(fresh, handover={"seat": seat, "name": fresh.snap.name(seat), "url": url, "qr": qr})
 
 
 @bp.get("/t/<code>/claim/<token>")
 def claim(code: str, token: str) -> Any:
     """Open a seat's handover link: this phone now holds the seat."""
-    code = _code(code)
-    snap = _snapshot(code)
-    if get_referee().seat_for(snap.table, token) is None:
-        abort(404, "This seat link is not valid any more: ask the host for a new one.")
-    response = redirect(url_for("pages.table", code=code), 303)
-    set_token_cookie(response, seat_cookie(code), token)
+    snap = get_referee().snapshot(clean_code(code))
+    if snap.seat_of(token) is None:
+        raise NotFound("This seat link is not valid any more: ask the host for a new one.")
+    response = redirect(url_for("pages.table", code=snap.code), 303)
+    set_token_cookie(response, seat_cookie(snap.code), token)
     return response
 
 
 @bp.get("/t/<code>/qr.svg")
 def qr(code: str) -> Response:
-    code = _code(code)
-    _snapshot(code)
+    snap = get_referee().snapshot(clean_code(code))
     out = io.BytesIO()
-    segno.make(_join_url(code), error="m").save(out, kind="svg", scale=6, border=2, dark="#000", light="#fff")
+    segno.make(_join_url(snap.code), error="m").save(out, kind="svg", scale=6, border=2, dark="#000", light="#fff")
     return Response(out.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
@@ -293,3 +256,6 @@ def qr_inline(code: str) -> Markup:
 @bp.app_context_processor
 def _globals() -> dict[str, Any]:
     return {"qr_inline": qr_inline}
+
+
+__all__ = ["bp", "render_live", "refused", "Snapshot"]

@@ -6,7 +6,7 @@ naming the file, the line, the column, what was expected and what was found:
 
     cardsdata/labnotes/notecards.csv:7: column 'points': expected a whole number, found 'six'
 
-This module only reads files the caller names; the rules never call it.
+No I/O here: :class:`CardFiles` holds the bytes someone else read.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Iterable, Sequence, TypeVar
+from typing import Any, Iterable, Mapping, Sequence, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -51,14 +50,6 @@ class DataError(ValueError):
     def __init__(self, problems: Iterable[Problem]) -> None:
         self.problems = sorted(set(problems), key=lambda p: (p.path, p.line or 0, p.column or ""))
         super().__init__("\n".join(str(p) for p in self.problems))
-
-
-def display_path(path: Path) -> str:
-    """The path as a person would type it: relative to the working folder when inside it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
 
 
 # --- turning pydantic's errors into sentences -----------------------------------
@@ -109,68 +100,168 @@ def describe(error: dict[str, Any]) -> str:
     return f"{error.get('msg', kind)}, found {_found(value)}"
 
 
+# --- card files ------------------------------------------------------------------
+UTF8_HINT = "save it as UTF-8 (in LibreOffice: File > Save As, tick 'Edit filter settings', Character set: Unicode (UTF-8))"
+
+
+class CardFiles:
+    """The raw files of one card set, by file name, as a game's loader reads
+    them: bytes in, typed models or problems out. Reading the files from a
+    folder happens outside the engine (:mod:`labkit.cardsets`); a test can
+    hand text straight in.
+
+    >>> files = CardFiles({"deck.csv": b"id,points\\nwater,three\\n"}, "my-set")
+    >>> class Card(Model):
+    ...     id: str
+    ...     points: int
+    >>> problems = []
+    >>> files.table("deck.csv", Card, problems)
+    []
+    >>> print(problems[0])
+    my-set/deck.csv:2: column 'points': expected a whole number, found 'three'
+    """
+
+    def __init__(self, files: Mapping[str, bytes | str], folder: str = ".") -> None:
+        self.files = dict(files)
+        self.folder = folder.rstrip("/") or "."
+        self.read: dict[str, list[tuple[int, Any]]] = {}
+        """Every row and document read, by file, as ``(line, model)``: where a
+        card came from, for checks made after parsing (text that will not fit)."""
+
+    def origin(self, model: Any) -> tuple[str, int] | None:
+        """The file and line a model was read from (``None`` if not from here)."""
+        for name, rows in self.read.items():
+            for line, m in rows:
+                if m is model:
+                    return name, line
+        return None
+
+    def shown(self, name: str) -> str:
+        """The file as a person would type it."""
+        return name if self.folder == "." else f"{self.folder}/{name}"
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.files
+
+    def text(self, name: str, problems: list[Problem]) -> str | None:
+        """A file's text, or ``None`` with the problem recorded (missing, not UTF-8)."""
+        raw = self.files.get(name)
+        if raw is None:
+            problems.append(Problem(self.shown(name), None, None, "file is missing"))
+            return None
+        if isinstance(raw, str):
+            return raw.removeprefix("\ufeff")
+        try:
+            return raw.decode("utf-8-sig")  # spreadsheets add a BOM
+        except UnicodeDecodeError as exc:
+            line = raw.count(b"\n", 0, exc.start) + 1
+            column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+            problems.append(Problem(self.shown(name), line, None,
+                                    f"is not UTF-8 text (byte 0x{raw[exc.start]:02x} at character {column}): "
+                                    + UTF8_HINT))
+            return None
+
+    def table(self, name: str, model: type[M], problems: list[Problem]) -> list[tuple[int, M]]:
+        """The good rows of a CSV deck as ``(line, model)``; the bad ones add
+        to ``problems``, so that a loader can check the good rows further and
+        still report everything at once."""
+        text = self.text(name, problems)
+        if text is None:
+            return []
+        rows, bad = parse_csv(text, self.shown(name), model)
+        problems.extend(bad)
+        if rows or not bad:  # read as a table (a bad header reads nothing: checks of the whole deck wait)
+            self.read[name] = list(rows)
+        return rows
+
+    def document(self, name: str, model: type[M], problems: list[Problem]) -> M | None:
+        """A YAML file as one model, or ``None`` with its problems recorded."""
+        text = self.text(name, problems)
+        if text is None:
+            return None
+        try:
+            doc = parse_yaml(text, self.shown(name), model)
+        except DataError as exc:
+            problems.extend(exc.problems)
+            return None
+        self.read[name] = [(1, doc)]
+        return doc
+
+
 # --- CSV ------------------------------------------------------------------------
 _TRUE = {"yes", "y", "true", "1", "x"}
 _FALSE = {"no", "n", "false", "0", ""}
+_OTHER_SEPARATORS = {";": "semicolons (;)", "\t": "tabs"}
 
 
-def read_csv(path: Path, model: type[M]) -> list[tuple[int, M]]:
-    """Rows of a deck file as ``(line, model)`` pairs; raises :class:`DataError`
-    with every bad cell of the file."""
-    rows, problems = read_csv_rows(path, model)
-    if problems:
-        raise DataError(problems)
-    return rows
-
-
-def read_csv_rows(path: Path, model: type[M]) -> tuple[list[tuple[int, M]], list[Problem]]:
-    """The good rows and the problems of the bad ones, so that a caller can
-    check the good rows further and still report everything at once.
-
-    Empty cells are left out, so the model's default applies; a header that
-    names an unknown column, or lacks a required one, is reported on line 1.
-    """
-    shown = display_path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")  # spreadsheets add a BOM
-    except (OSError, UnicodeDecodeError) as exc:
-        return [], [Problem(shown, None, None, f"cannot read the file: {exc}")]
-    return parse_csv(text, shown, model)
+def _unclosed_quote(text: str) -> int | None:
+    """The line where a quoted cell opens and never closes, if one does."""
+    inside, opened, line = False, 0, 1
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\n":
+            line += 1
+        elif ch == '"':
+            if inside and text[i + 1:i + 2] == '"':
+                i += 1  # "" inside quotes is one quote
+            else:
+                inside = not inside
+                opened = line
+        i += 1
+    return opened if inside else None
 
 
 def parse_csv(text: str, shown: str, model: type[M]) -> tuple[list[tuple[int, M]], list[Problem]]:
+    """Rows of a deck file as ``(line, model)`` pairs, and the problems of the
+    bad ones. Empty cells are left out, so the model's default applies; a
+    header that names an unknown column, or lacks a required one, is one
+    problem about line 1, not one per row."""
     problems: list[Problem] = []
-    reader = csv.reader(io.StringIO(text))
+    opened = _unclosed_quote(text)
+    if opened is not None:
+        return [], [Problem(shown, opened, None, 'a quoted cell opens here (") and is never closed: '
+                                                 "add the closing quote")]
+    reader = csv.reader(io.StringIO(text), strict=True)
     try:
         header = [h.strip() for h in next(reader)]
     except StopIteration:
         return [], [Problem(shown, 1, None, "the file is empty: expected a header row")]
     fields = model.model_fields
-    for name in header:
-        if name and name not in fields:
-            problems.append(Problem(shown, 1, name, "is not a known column (expected one of: "
-                                    + ", ".join(fields) + ")"))
-    for name, info in fields.items():
-        if info.is_required() and name not in header:
-            problems.append(Problem(shown, 1, name, "this column is missing from the header"))
-    if problems:
-        return [], problems
+    if len(header) == 1:
+        for sep, words in _OTHER_SEPARATORS.items():
+            if sep in header[0]:
+                return [], [Problem(shown, 1, None, f"the columns are separated by {words}, not commas: "
+                                    "save it as CSV with commas (in LibreOffice: File > Save As, "
+                                    "tick 'Edit filter settings', Field delimiter ,)")]
+    unknown = [name for name in header if name and name not in fields]
+    missing = [name for name, info in fields.items() if info.is_required() and name not in header]
+    if unknown or missing:
+        parts = []
+        if missing:
+            parts.append(f"missing column{'s' if len(missing) > 1 else ''} {', '.join(repr(m) for m in missing)}")
+        if unknown:
+            parts.append(f"unknown column{'s' if len(unknown) > 1 else ''} {', '.join(repr(u) for u in unknown)}")
+        return [], [Problem(shown, 1, None, "the header has " + " and ".join(parts)
+                            + " (the columns are: " + ", ".join(fields) + ")")]
     rows: list[tuple[int, M]] = []
-    line = 1
-    for cells in reader:
-        line = reader.line_num
-        if not any(c.strip() for c in cells):
-            continue  # blank lines between groups of cards are fine
-        if len(cells) > len(header):
-            problems.append(Problem(shown, line, None, f"expected {len(header)} cells, found {len(cells)}"))
-            continue
-        record = {h: c.strip() for h, c in zip(header, cells) if h and c.strip() != ""}
-        try:
-            rows.append((line, model.model_validate(record)))
-        except ValidationError as exc:
-            for err in exc.errors():
-                column = str(err["loc"][0]) if err["loc"] else None
-                problems.append(Problem(shown, line, column, describe(err)))
+    try:
+        for cells in reader:
+            line = reader.line_num
+            if not any(c.strip() for c in cells):
+                continue  # blank lines between groups of cards are fine
+            if len(cells) > len(header):
+                problems.append(Problem(shown, line, None, f"expected {len(header)} cells, found {len(cells)}"))
+                continue
+            record = {h: c.strip() for h, c in zip(header, cells) if h and c.strip() != ""}
+            try:
+                rows.append((line, model.model_validate(record)))
+            except ValidationError as exc:
+                for err in exc.errors():
+                    column = str(err["loc"][0]) if err["loc"] else None
+                    problems.append(Problem(shown, line, column, describe(err)))
+    except csv.Error as exc:
+        problems.append(Problem(shown, reader.line_num, None, f"cannot read this line as CSV: {exc}"))
     return rows, problems
 
 
@@ -186,16 +277,6 @@ def csv_bool(value: Any) -> Any:
 
 
 # --- YAML -----------------------------------------------------------------------
-def read_yaml(path: Path, model: type[M]) -> M:
-    """A YAML file as one model; problems carry the line of the offending key."""
-    shown = display_path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError([Problem(shown, None, None, f"cannot read the file: {exc}")]) from None
-    return parse_yaml(text, shown, model)
-
-
 def parse_yaml(text: str, shown: str, model: type[M]) -> M:
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)

@@ -4,14 +4,17 @@ Output, per game::
 
     output/<game>/a4/<game>-a4-<component>.pdf          home printing (guillotine grid)
     output/<game>/a4/<game>-a4-<component>-bleed.pdf    cards with bleed and crop marks
+    output/<game>/a4/<game>-a4-rules.pdf                how to play, on one page
     output/<game>/a4/<game>-a4-calibration.pdf          duplex back-offset test page
     output/<game>/letter/...                            the same on US Letter
     output/<game>/svg/<component>/<piece>-front.svg     every face as loose SVG
-    output/<game>/PRINTING.md                           what each file is, how to print it
+    output/<game>/PRINTING.md                           what each file is, how to print it, what else to gather
 
-Rebuilds are incremental: every face is rendered (cheap), and a PDF is only
-written again when the digest of its faces, layout and the generator's own
-code changed. The record is ``output/.labkit-cache.json``.
+Everything is drawn and checked first (text that will not fit, characters
+the font lacks: :func:`check`); a single problem stops the build before any
+file is written. Rebuilds are incremental: a PDF is written again only when
+the digest of its faces, layout and the generator's own code changed. The
+record is ``output/.labkit-cache.json``.
 """
 
 from __future__ import annotations
@@ -22,23 +25,27 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable
 
-from engine.data import DataError
+from engine.data import CardFiles, DataError, Problem
+from engine.descriptor import GameDescriptor
 from generator import components as comp
 from generator import fonts
 from generator.geometry import PAPERS
-from generator.impose import layout, tiles
-from generator.manifest import Component, Manifest, load_manifest
-from generator.pdf import Piece, SheetPdf, write_calibration, write_pieces, write_tiles
+from generator.guide import printing_guide, rules_component
+from generator.impose import layout, pack, tiles
+from generator.manifest import MANIFEST, Component, Manifest, parse_manifest
+from generator.pdf import Face, Piece, SheetPdf, write_calibration, write_pieces, write_tiles
 from generator.svg import RenderError
+from labkit import cardsets, registry
+from labkit.cardsets import CardSet
 
 CACHE_NAME = ".labkit-cache.json"
 
 
 @dataclass
 class BuildOptions:
-    games: list[str] = field(default_factory=list)   # empty: every game with data
+    games: list[str] = field(default_factory=list)   # empty: every game
     papers: tuple[str, ...] = ("a4", "letter")
     bleed: float = 3.0
     out: Path = Path("output")
@@ -78,22 +85,147 @@ class BuildError(RuntimeError):
     """A build stopped; the message says why, in one or more lines."""
 
 
-def data_root() -> Path:
-    import cardsdata
+@dataclass
+class Printable:
+    """One game's card set and print manifest, read and checked."""
 
-    return Path(cardsdata.__file__).parent
+    cardset: CardSet
+    manifest: Manifest
+
+    @property
+    def game(self) -> GameDescriptor:
+        return self.cardset.game
+
+    def components(self) -> list[Component]:
+        extra = [rules_component(self.manifest)] if self.manifest.summary else []
+        return list(self.manifest.components) + extra
 
 
-def printable_games() -> list[str]:
-    """Games with a shipped data folder that says what to print (game.yaml).
-    Printing needs only card data, not rules."""
-    return sorted(p.name for p in data_root().iterdir() if (p / "game.yaml").exists())
+# --- reading ---------------------------------------------------------------------
+def load(game: GameDescriptor, folder: Path | None = None) -> Printable:
+    """A game's card set and print manifest, or :class:`DataError` listing
+    every problem of both."""
+    folder = Path(folder) if folder is not None else cardsets.data_dir(game)
+    problems: list[Problem] = []
+    cardset = manifest = None
+    try:
+        cardset = cardsets.cardset(game, folder)
+    except DataError as exc:
+        problems.extend(exc.problems)
+    raw = (folder / MANIFEST).read_bytes() if (folder / MANIFEST).is_file() else None
+    files = CardFiles({MANIFEST: raw} if raw is not None else {}, cardsets.display_path(folder))
+    try:
+        manifest = parse_manifest(files)
+    except DataError as exc:
+        problems.extend(exc.problems)
+    if manifest is not None and manifest.game != game.name:
+        problems.append(Problem(files.shown(MANIFEST), None, "game", f"expected {game.name!r} (this is "
+                                f"{game.title}'s card set), found {manifest.game!r}", label="key"))
+    if problems:
+        raise DataError(problems)
+    return Printable(cardset, manifest)  # type: ignore[arg-type]
 
 
-def default_data_dir(game: str) -> Path:
-    return data_root() / game
+def plan(options: BuildOptions) -> list[Printable]:
+    """Which games to build from where, read and checked; raises
+    :class:`BuildError` with every problem of every game."""
+    games = registry.games()
+    if options.data_dir is not None:
+        folder = Path(options.data_dir)
+        if not folder.is_dir():
+            raise BuildError(f"{folder}: not a folder")
+        if len(options.games) > 1:
+            raise BuildError("--data builds one game's card set: name at most one --game")
+        try:
+            which = [registry.find(options.games[0])] if options.games else [cardsets.game_of_folder(folder, games)]
+        except (DataError, KeyError) as exc:
+            raise BuildError(str(exc)) from None
+        targets = [(which[0], folder)]
+    else:
+        for name in options.games:
+            if name not in games:
+                raise BuildError(f"unknown game {name!r} (known: {', '.join(games)})")
+        targets = [(games[n], None) for n in (options.games or list(games))]
+    problems: list[str] = []
+    loaded = []
+    for game, folder in targets:
+        try:
+            printable = load(game, folder)
+            loaded.append(printable)
+        except DataError as exc:
+            problems.extend(str(p) for p in exc.problems)
+            continue
+        problems.extend(str(p) for p in check(printable, ink_saver=options.ink_saver)[1])
+    if problems:
+        raise BuildError("\n".join(dict.fromkeys(problems)))
+    return loaded
 
 
+# --- drawing and checking --------------------------------------------------------------
+def glyph_problems(cardset: CardSet) -> list[Problem]:
+    """Every text cell of the card set that the printed font cannot draw,
+    by file, line and column."""
+    out = []
+    for name, rows in cardset.files.read.items():
+        for line, model in rows:
+            for column, value in _texts(model):
+                missing = fonts.missing_glyphs(value)
+                if missing:
+                    out.append(Problem(cardset.files.shown(name), line, column,
+                                       f"has characters the printed font cannot draw: {fonts.describe_missing(missing)}"
+                                       " (the font covers Latin, Greek and Cyrillic)"))
+    return out
+
+
+def _texts(model, prefix: str = ""):
+    """``(column, text)`` of every string in a data row or document."""
+    from pydantic import BaseModel
+
+    values = model.__dict__.items() if isinstance(model, BaseModel) else []
+    for key, value in values:
+        name = f"{prefix}{key}"
+        if isinstance(value, str):
+            yield name, value
+        elif isinstance(value, BaseModel):
+            yield from _texts(value, name + ".")
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                if isinstance(item, str):
+                    yield name, item
+                elif isinstance(item, BaseModel):
+                    yield from _texts(item, name + ".")
+
+
+Rendered = dict[tuple[str, str], list[Piece]]
+
+
+def check(printable: Printable, *, bleed: float = 3.0, ink_saver: bool = False,
+          layouts: tuple[str, ...] = ("grid", "bleed")) -> tuple[Rendered, list[Problem]]:
+    """Draw every face of every component (what :func:`build` prints) and
+    return the pieces with every problem found: text that does not fit its
+    box, characters the font cannot draw. ``labkit validate`` runs this too."""
+    fonts.register()
+    problems = glyph_problems(printable.cardset)
+    rendered: Rendered = {}
+    for component in printable.components():
+        for style in comp.style_for(component):
+            if style != "loose" and style not in layouts:
+                continue
+            try:
+                drawn = comp.pieces(component, printable.cardset, bleed=bleed if style == "bleed" else 0.0,
+                                    ink_saver=ink_saver)
+            except (RenderError, ValueError) as exc:
+                raise BuildError(str(exc)) from None
+            rendered[(component.id, style)] = drawn.pieces
+            problems.extend(drawn.problems)
+    # A cell already reported for its characters need not be reported again per face.
+    cells = {(p.path, p.line) for p in problems if p.column and "font cannot draw" in p.message}
+    problems = [p for p in problems
+                if p.column or "font cannot draw" not in p.message or (p.path, p.line) not in cells]
+    return rendered, sorted(set(problems), key=lambda p: (p.path, p.line or 0, p.column or "", p.message))
+
+
+# --- writing ------------------------------------------------------------------------------
 def _code_digest() -> str:
     h = hashlib.sha256()
     for p in sorted(Path(__file__).parent.glob("*.py")):
@@ -121,10 +253,10 @@ class _Cache:
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        _atomic_write(self.path, json.dumps(self.data, indent=1, sort_keys=True).encode())
+        atomic_write(self.path, json.dumps(self.data, indent=1, sort_keys=True).encode())
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
@@ -136,7 +268,7 @@ def _atomic_write(path: Path, data: bytes) -> None:
 
 
 @dataclass
-class _Job:
+class Job:
     """One PDF to write (or skip)."""
 
     target: Path
@@ -149,132 +281,85 @@ class _Job:
     key: str
     note: str
     kind: str = ""
+    contents: str = ""
 
 
-def load_game(game: str, folder: Path) -> tuple[Manifest, comp.GameData]:
-    """A game's print manifest and card data, or :class:`DataError` listing
-    every problem of both."""
-    problems = []
-    manifest = data = None
-    try:
-        manifest = load_manifest(folder)
-    except DataError as exc:
-        problems.extend(exc.problems)
-    try:
-        data = comp.load_game_data(game, folder)
-    except DataError as exc:
-        problems.extend(exc.problems)
-    if problems:
-        raise DataError(problems)
-    return manifest, data  # type: ignore[return-value]
+def _sheet_mates(printable: Printable, rendered: Rendered) -> dict[str, list[Piece]]:
+    """Pieces printed on another component's sheets (``sheet_with``): both
+    faces of a two-sided one side by side, to glue back to back."""
+    mates: dict[str, list[Piece]] = {}
+    for c in printable.components():
+        if c.sheet_with:
+            for p in rendered.get((c.id, "loose"), []):
+                faces = [p.front] + ([p.back] if p.back else [])
+                mates.setdefault(c.sheet_with, []).extend(
+                    Piece(p.key, p.label, p.size, f) for f in faces)
+    return mates
 
 
-def plan(options: BuildOptions) -> tuple[list[tuple[str, Path, Manifest, comp.GameData]], list[str]]:
-    """Resolve which games to build from where, and load their data."""
-    games = list(options.games) or ([] if options.data_dir else printable_games())
-    if options.data_dir is not None:
-        folder = Path(options.data_dir)
-        if not folder.is_dir():
-            raise BuildError(f"{folder}: not a folder")
-        name = _game_of_folder(folder, games)
-        games = [name]
-    problems: list[str] = []
-    loaded = []
-    for game in games:
-        if game not in printable_games():
-            raise BuildError(f"unknown game {game!r} (known: {', '.join(printable_games())})")
-        folder = Path(options.data_dir) if options.data_dir else default_data_dir(game)
-        try:
-            manifest, data = load_game(game, folder)
-        except DataError as exc:
-            problems.extend(str(p) for p in exc.problems)
-            continue
-        loaded.append((game, folder, manifest, data))
-    return loaded, problems
-
-
-def _game_of_folder(folder: Path, requested: list[str]) -> str:
-    """Which game an author's data folder is a copy of."""
-    if len(requested) == 1:
-        return requested[0]
-    if requested:
-        raise BuildError("--data builds one game: name it with --game")
-    name = folder.resolve().name
-    if name in printable_games():
-        return name
-    for game in printable_games():
-        cards = __import__(f"engine.{game}.cards", fromlist=["FILES"])
-        if all((folder / f).exists() for f in getattr(cards, "FILES", ())):
-            return game
-    raise BuildError(f"{folder}: cannot tell which game this data is for; name it with --game")
+def _jobs(printable: Printable, rendered: Rendered, options: BuildOptions, code: str) -> list[Job]:
+    game, manifest = printable.game.name, printable.manifest
+    game_out = Path(options.out) / game
+    suffix = "-ink-saver" if options.ink_saver else ""
+    mates = _sheet_mates(printable, rendered)
+    names = {c.id: c.name for c in printable.components()}
+    jobs = []
+    for paper in options.papers:
+        for component in printable.components():
+            if component.sheet_with:
+                continue
+            for style in comp.style_for(component):
+                if (component.id, style) not in rendered:
+                    continue
+                pieces = rendered[(component.id, style)] + mates.get(component.id, [])
+                duplex = component.duplex and options.backs and style != "loose"
+                tail = "-bleed" if style == "bleed" else ""
+                target = game_out / paper / f"{game}-{paper}-{component.id}{tail}{suffix}.pdf"
+                key = _key(code, paper, style, options.bleed if style == "bleed" else 0, duplex,
+                           options.back_offset, [(p.key, p.front.digest, p.back.digest if p.back else None)
+                                                 for p in pieces])
+                together = [names[c.id] for c in printable.components() if c.sheet_with == component.id]
+                contents = f"{len(rendered[(component.id, style)])} pieces" + (
+                    f", with the {', '.join(together)}" if together else "")
+                jobs.append(Job(target, f"{manifest.title}: {component.name}", pieces, paper, style,
+                                duplex, f"{manifest.title} · {component.name}", key,
+                                _print_note(component, style, duplex), component.kind, contents))
+        target = game_out / paper / f"{game}-{paper}-calibration.pdf"
+        jobs.append(Job(target, "Duplex calibration", [], paper, "calibration", True, "",
+                        _key(code, paper, "calibration"), "Duplex test page: measures --back-offset",
+                        contents="test page"))
+    return jobs
 
 
 def build(options: BuildOptions, progress: Callable[[str, int, int], None] | None = None) -> BuildReport:
-    """Render and write everything; ``progress(label, done, total)`` is told
-    about every piece as it goes."""
+    """Check everything, then write everything; ``progress(label, done,
+    total)`` is told about every piece as it goes."""
     started = time.perf_counter()
     fonts.register()
-    loaded, problems = plan(options)
-    if problems:
-        raise BuildError("\n".join(problems))
+    printables = plan(options)  # raises before anything is written
     out = Path(options.out)
     cache = _Cache(out)
     report = BuildReport()
     code = _code_digest()
-    jobs: list[_Job] = []
+    jobs: list[Job] = []
     loose: list[tuple[Path, str]] = []
     guides: list[tuple[Path, str]] = []
     suffix = "-ink-saver" if options.ink_saver else ""
-    for game, folder, manifest, data in loaded:
-        game_out = out / game
-        rendered: dict[tuple[str, str], list[Piece]] = {}
-        for component in manifest.components:
-            for style in comp.style_for(component):
-                if style != "loose" and style not in options.layouts:
-                    continue
-                bleed = options.bleed if style == "bleed" else 0.0
-                try:
-                    rendered[(component.id, style)] = comp.pieces(component, data, bleed=bleed,
-                                                                  ink_saver=options.ink_saver)
-                except (RenderError, ValueError) as exc:
-                    raise BuildError(str(exc)) from None
-        for paper in options.papers:
-            for number, component in enumerate(manifest.components, 1):
-                for style in comp.style_for(component):
-                    if (component.id, style) not in rendered:
-                        continue
-                    pieces = rendered[(component.id, style)]
-                    duplex = component.duplex and options.backs and style != "loose"
-                    tail = "-bleed" if style == "bleed" else ""
-                    target = game_out / paper / f"{game}-{paper}-{component.id}{tail}{suffix}.pdf"
-                    key = _key(code, paper, style, options.bleed if style == "bleed" else 0, duplex,
-                               options.back_offset, [(p.key, p.front.digest, p.back.digest if p.back else None)
-                                                     for p in pieces])
-                    jobs.append(_Job(target, f"{manifest.title}: {component.name}", pieces, paper, style,
-                                     duplex, f"{manifest.title} · {component.name}", key,
-                                     _print_note(component, style, duplex), component.kind))
-            target = game_out / paper / f"{game}-{paper}-calibration.pdf"
-            jobs.append(_Job(target, "Duplex calibration", [], paper, "calibration", True, "",
-                             _key(code, paper, "calibration"), "Duplex test page: measures --back-offset"))
+    for printable in printables:
+        rendered, _ = check(printable, bleed=options.bleed, ink_saver=options.ink_saver, layouts=options.layouts)
+        game_jobs = _jobs(printable, rendered, options, code)
+        jobs.extend(game_jobs)
+        game_out = out / printable.game.name
         if options.svg:
-            seen: set[str] = set()
-            for component in manifest.components:
-                style = "bleed" if (component.id, "bleed") in rendered else comp.style_for(component)[0]
-                for piece in rendered.get((component.id, style), []):
-                    for face in (piece.front, piece.back):
-                        if face is None or face.name in seen:
-                            continue
-                        seen.add(face.name)
-                        name = face.name.split(".", 1)[1].replace(".", "-") if "." in face.name else face.name
-                        loose.append((game_out / "svg" / component.id / f"{name}{suffix}.svg", face.svg))
-        guides.append((game_out / "PRINTING.md", _printing_guide(manifest, jobs, game_out)))
+            loose.extend(_loose_svgs(printable, rendered, game_out, suffix))
+        guides.append((game_out / "PRINTING.md", printing_guide(printable.manifest, game_jobs, game_out)))
 
     total = sum(len(j.pieces) for j in jobs)
     done = 0
     for job in jobs:
         fresh = not options.force and cache.fresh(job.target, job.key)
         if fresh:
-            pages = _pages_of(job, options)
+            pages = pages_of(job, options)
         else:
             try:
                 pages = _write(job, options)
@@ -288,26 +373,41 @@ def build(options: BuildOptions, progress: Callable[[str, int, int], None] | Non
     for path, svg in loose:
         key = _key(code, svg)
         if options.force or not cache.fresh(path, key):
-            _atomic_write(path, _standalone_svg(svg, path, out).encode("utf-8"))
+            atomic_write(path, _standalone_svg(svg, path).encode("utf-8"))
             cache.record(path, key)
-    for game, _, _, _ in loaded:
-        font_dir = out / game / "svg" / "fonts"
+    for printable in printables:
+        font_dir = out / printable.game.name / "svg" / "fonts"
         for f in fonts.font_files():
             if not (font_dir / f.name).exists():
-                _atomic_write(font_dir / f.name, f.read_bytes())
+                atomic_write(font_dir / f.name, f.read_bytes())
     for path, text in guides:
-        _atomic_write(path, text.encode("utf-8"))
+        atomic_write(path, text.encode("utf-8"))
     cache.save()
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _lay(job: _Job, options: BuildOptions):
+def _loose_svgs(printable: Printable, rendered: Rendered, game_out: Path, suffix: str) -> list[tuple[Path, str]]:
+    out = []
+    seen: set[str] = set()
+    for component in printable.components():
+        style = "bleed" if (component.id, "bleed") in rendered else comp.style_for(component)[0]
+        for piece in rendered.get((component.id, style), []):
+            for face in (piece.front, piece.back):
+                if face is None or face.name in seen:
+                    continue
+                seen.add(face.name)
+                name = face.name.split(".", 1)[1].replace(".", "-") if "." in face.name else face.name
+                out.append((game_out / "svg" / component.id / f"{name}{suffix}.svg", face.svg))
+    return out
+
+
+def _lay(job: Job, options: BuildOptions):
     size = job.pieces[0].size
     return layout(job.paper, size, style=job.style, bleed=options.bleed, duplex=job.duplex)  # type: ignore[arg-type]
 
 
-def _tiled(job: _Job, options: BuildOptions):
+def _tiled(job: Job, options: BuildOptions):
     """The tiling of a board too big for the paper, else None."""
     if job.kind != "board":
         return None
@@ -318,9 +418,11 @@ def _tiled(job: _Job, options: BuildOptions):
         return tiles(job.paper, job.pieces[0].size)
 
 
-def _pages_of(job: _Job, options: BuildOptions) -> int:
+def pages_of(job: Job, options: BuildOptions) -> int:
     if job.style == "calibration":
         return 2
+    if job.style == "loose":
+        return len(pack(job.paper, [p.size for p in job.pieces]))
     tiling = _tiled(job, options)
     if tiling is not None:
         sides = sum(1 for f in (job.pieces[0].front, job.pieces[0].back) if f is not None)
@@ -330,20 +432,25 @@ def _pages_of(job: _Job, options: BuildOptions) -> int:
     return sheets * (2 if job.duplex and any(p.back for p in job.pieces) else 1)
 
 
-def _write(job: _Job, options: BuildOptions) -> int:
+def _write(job: Job, options: BuildOptions) -> int:
     paper = PAPERS[job.paper]
     if job.style == "calibration":
         write_calibration(job.target, paper.size, paper.name)
         return 2
-    tiling = _tiled(job, options)
-    if tiling is not None:
-        with SheetPdf(job.target, title=job.title, subject="labkit print-and-play") as pdf:
+    with SheetPdf(job.target, title=job.title, subject="labkit print-and-play") as pdf:
+        if job.style == "loose":
+            pages = pack(job.paper, [p.size for p in job.pieces])
+            start = 0
+            for lay in pages:
+                write_pieces(pdf, job.pieces[start:start + lay.per_page], lay, backs=False, caption=job.caption)
+                start += lay.per_page
+            return pdf.stats.pages
+        tiling = _tiled(job, options)
+        if tiling is not None:
             for piece in job.pieces:
                 write_tiles(pdf, piece, tiling, job.caption)
             return pdf.stats.pages
-    lay = _lay(job, options)
-    with SheetPdf(job.target, title=job.title, subject="labkit print-and-play") as pdf:
-        write_pieces(pdf, job.pieces, lay, backs=job.duplex, back_offset=options.back_offset,
+        write_pieces(pdf, job.pieces, _lay(job, options), backs=job.duplex, back_offset=options.back_offset,
                      caption=job.caption)
         return pdf.stats.pages
 
@@ -355,31 +462,14 @@ def _print_note(component: Component, style: str, duplex: bool) -> str:
     return f"{how}; {what}"
 
 
-def _printing_guide(manifest: Manifest, jobs: Iterable[_Job], game_out: Path) -> str:
-    lines = [f"# {manifest.title}: what to print", "",
-             "Print at **100% / actual size** (never 'fit to page'). Card stock (160-250 g/m²) for cards,",
-             "dice and the token; plain paper for the note sheets.", "",
-             "| file | contents | how |", "|---|---|---|"]
-    for job in jobs:
-        if job.target.is_relative_to(game_out):
-            rel = job.target.relative_to(game_out)
-            contents = f"{len(job.pieces)} pieces" if job.pieces else "test page"
-            lines.append(f"| `{rel}` | {contents} | {job.note} |")
-    lines += ["", "Files ending in `-bleed` carry 3 mm of bleed and crop marks, for a print shop or a",
-              "careful cutter; the others put cards edge to edge on shared cut lines, quicker to cut at home.",
-              "If card backs land off their fronts, print the calibration page two-sided and rebuild with",
-              "`labkit build --back-offset X,Y`.", ""]
-    for c in manifest.components:
-        if c.note:
-            lines.append(f"- **{c.name}**: {c.note}")
-    return "\n".join(lines) + "\n"
-
-
-def _standalone_svg(svg: str, path: Path, out: Path) -> str:
-    """Loose SVG files name their font file, so editors show Vera too."""
+def _standalone_svg(svg: str, path: Path) -> str:
+    """Loose SVG files name their font files, so editors show DejaVu Sans too."""
     rel = os.path.relpath(path.parent.parent / "fonts", path.parent)
     faces = "".join(
-        f"@font-face{{font-family:Vera;font-weight:{w};font-style:{s};src:url('{rel}/{f}')}}"
-        for (w, s), (_, f) in fonts.FAMILIES["Vera"].items())
+        f"@font-face{{font-family:'{fonts.FAMILY}';font-weight:{w};font-style:{s};src:url('{rel}/{f}')}}"
+        for (w, s), (_, f) in fonts.FACES.items())
     head, sep, rest = svg.partition(">")
     return f"{head}{sep}<style>{faces}</style>{rest}"
+
+
+__all__ = ["BuildError", "BuildOptions", "BuildReport", "Face", "Printable", "build", "check", "load", "plan"]

@@ -1,89 +1,110 @@
 """Components to pieces: every card, sheet, die and token, each face rendered
-to SVG from its template.
+to SVG from its template, with every problem found while drawing (text that
+will not fit its box, characters the font cannot draw) named by the data
+file, line and column it came from.
 
 A template gets ``w`` and ``h`` (the trim, mm), ``bleed`` (mm to draw beyond
-the trim on every side), ``ink_saver``, ``game`` (the game's whole card data),
-``component`` (its game.yaml entry) and one of ``card``, ``sheet``, ``die``.
+the trim on every side), ``ink_saver``, ``game`` (the game's whole card set),
+``play`` (the game's rules bound to it: what the game knows, such as a
+space's label), ``component`` (its game.yaml entry) and one of ``card``,
+``sheet``, ``die``.
 """
 
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass
-from pathlib import Path
+import re
+from dataclasses import dataclass, field
+from html import unescape
 from typing import Any
 
-from generator.manifest import Component
+from engine.data import Problem
+from generator import fonts
+from generator.fitting import collecting
+from generator.manifest import MANIFEST, Component
 from generator.pdf import Face, Piece
 from generator.svg import RenderError, render
 
 DIE_TAB = 0.35
 """Glue-tab depth of a die net, as a fraction of the face size."""
+_TEXT = re.compile(r"<text\b([^>]*)>([^<]*)</text>")
 
 
-@dataclass(frozen=True)
-class GameData:
-    name: str
-    folder: Path
-    data: Any  # the game's typed card data, e.g. LabNotesData
-    sources: dict[str, str]
+@dataclass
+class Drawn:
+    """The pieces of one component in one style, and what went wrong drawing them."""
 
-    def source(self, filename: str) -> Any:
-        try:
-            return getattr(self.data, self.sources[filename])
-        except KeyError:
-            raise RenderError(f"{self.folder / filename}: not a data file of {self.name} "
-                              f"(known: {', '.join(self.sources)})") from None
-
-
-def load_game_data(game: str, folder: Path) -> GameData:
-    """Read a game's data through its engine package (``engine.<game>.cards``),
-    so the printer and the rules check the same things."""
-    cards = importlib.import_module(f"engine.{game}.cards")
-    return GameData(game, Path(folder), cards.load(folder), dict(cards.SOURCES))
+    pieces: list[Piece] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
 
 
 def die_net_size(face: float) -> tuple[float, float]:
     return (3 * face, 4 * face + DIE_TAB * face)
 
 
-def pieces(component: Component, game: GameData, *, bleed: float, ink_saver: bool) -> list[Piece]:
-    """Every physical piece of ``component``, copies included, in print order."""
-    base = {"game": game.data, "component": component, "bleed": bleed, "ink_saver": ink_saver}
-    out: list[Piece] = []
+def source(cardset: Any, component: Component) -> Any:
+    try:
+        return cardset.cards.source(component.source)
+    except KeyError:
+        raise RenderError(f"{cardset.files.shown(MANIFEST)}: component {component.id}: "
+                          f"source {component.source!r} is not a data file of {cardset.game.title} "
+                          f"({', '.join(cardset.game.card_files)})") from None
 
-    def face(template: str, name: str, ctx: dict[str, Any], where: str) -> Face:
-        return Face(name, render(template, ctx, where))
+
+def pieces(component: Component, cardset: Any, *, bleed: float, ink_saver: bool) -> Drawn:
+    """Every physical piece of ``component``, copies included, in print order."""
+    base = {"game": cardset.cards, "play": cardset.play, "component": component, "bleed": bleed,
+            "ink_saver": ink_saver}
+    out = Drawn()
+
+    def face(template: str, name: str, ctx: dict[str, Any], where: str, shows: Any) -> Face:
+        with collecting() as overflows:
+            svg = render(template, ctx, where)
+        origin = cardset.origin(shows) if shows is not None else None
+        shown, line = origin if origin else (cardset.files.shown(MANIFEST), None)
+        for o in overflows:
+            out.problems.append(Problem(shown, line, o.field,
+                                        f"{o.message} (on the {component.name.lower()})"))
+        for attrs, text in _TEXT.findall(svg):
+            missing = fonts.missing_glyphs(unescape(text), 'font-weight="bold"' in attrs)
+            if missing:
+                out.problems.append(Problem(shown, line, None,
+                                            f"the text {unescape(text)[:40]!r} on the {component.name.lower()} has "
+                                            f"characters the printed font cannot draw: "
+                                            f"{fonts.describe_missing(missing)}"))
+        return Face(name, svg)
 
     if component.kind == "deck":
         if component.trim is None or component.source is None:
             raise RenderError(f"component {component.id}: a deck needs a size and a source")
         w, h = component.trim
-        for card in game.source(component.source):
+        for card in source(cardset, component):
             where = f"{component.id}/{card.id}"
             ctx = dict(base, card=card, w=w, h=h)
-            front = face(component.front, f"{component.id}.{card.id}.front", ctx, where)
-            back = face(component.back, f"{component.id}.{card.id}.back", ctx, where + " (back)") if component.back else None
+            front = face(component.front, f"{component.id}.{card.id}.front", ctx, where, card)
+            back = (face(component.back, f"{component.id}.{card.id}.back", ctx, where + " (back)", card)
+                    if component.back else None)
             copies = int(getattr(card, component.copies_column)) if component.copies_column else component.count
-            out.extend(Piece(f"{component.id}/{card.id}", card.name, (w, h), front, back) for _ in range(copies))
+            out.pieces.extend(Piece(f"{component.id}/{card.id}", card.name, (w, h), front, back)
+                              for _ in range(copies))
     elif component.kind in ("sheet", "token", "board"):
         if component.trim is None:
             raise RenderError(f"component {component.id}: needs a size")
         w, h = component.trim
-        extra = {"sheet": game.source(component.source)} if component.source else {}
-        ctx = dict(base, w=w, h=h, **extra)
-        front = face(component.front, f"{component.id}.front", ctx, component.id)
-        back = face(component.back, f"{component.id}.back", ctx, component.id + " (back)") if component.back else None
-        out.extend(Piece(component.id, component.name, (w, h), front, back) for _ in range(component.count))
+        sheet = source(cardset, component) if component.source else None
+        ctx = dict(base, w=w, h=h, **({"sheet": sheet} if sheet is not None else {}))
+        front = face(component.front, f"{component.id}.front", ctx, component.id, sheet)
+        back = face(component.back, f"{component.id}.back", ctx, component.id + " (back)", sheet) if component.back else None
+        out.pieces.extend(Piece(component.id, component.name, (w, h), front, back) for _ in range(component.count))
     elif component.kind == "dice":
-        dice = game.source(component.source or "")
+        dice = source(cardset, component)
         size = float(getattr(dice, "face_mm", 20))
         w, h = die_net_size(size)
         for kind in dice.dice:
             ctx = dict(base, die=kind, face=size, tab=DIE_TAB * size, w=w, h=h, bleed=0.0)
-            front = face(component.front, f"{component.id}.{kind.colour}.front", ctx, f"{component.id}/{kind.colour}")
-            out.extend(Piece(f"{component.id}/{kind.colour}", f"{kind.colour} die", (w, h), front)
-                       for _ in range(kind.count))
+            front = face(component.front, f"{component.id}.{kind.colour}.front", ctx,
+                         f"{component.id}/{kind.colour}", dice)
+            out.pieces.extend(Piece(f"{component.id}/{kind.colour}", f"{kind.colour} die", (w, h), front)
+                              for _ in range(kind.count))
     else:  # pragma: no cover - the manifest's Literal rejects it first
         raise RenderError(f"component {component.id}: unknown kind {component.kind}")
     return out
@@ -91,7 +112,7 @@ def pieces(component: Component, game: GameData, *, bleed: float, ink_saver: boo
 
 def style_for(component: Component) -> tuple[str, ...]:
     """Imposition styles to print a component in."""
-    if component.kind == "dice":
+    if component.kind == "dice" or component.sheet_with:
         return ("loose",)
     if component.kind in ("sheet", "board"):
         return ("grid",)

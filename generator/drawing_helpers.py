@@ -1,32 +1,24 @@
-"""Small drawing helpers every template may call: text measuring and
-wrapping, chemical formulas with subscripts, molecules laid out the way they
-look on a note sheet, hexagonal fields, bond lines.
+"""Small drawing helpers every template may call: text that must fit its
+box, chemical formulas with subscripts, molecules as the engine lays them
+out, bond lines, polygons, die nets.
 
-Geometry only: what a card *looks* like stays in its template.
+Geometry only: what a card *looks* like stays in its template, and what a
+game knows (a space's label, a bond's points) comes from the game itself,
+through the ``play`` a template is given.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup, escape
 
-from engine.chem import VALENCE, Molecule
-from engine.hexgrid import HexField, molecule_layout
-from engine.hexgrid import bond_lines as hex_bond_lines
+from engine import molecules
+from engine.chem import ELEMENTS, element
 from generator import fonts
-
-# Element colours follow the usual CPK convention; every element is also
-# printed as its letter, so colour never carries the information alone.
-ELEMENTS: dict[str, dict[str, str]] = {
-    "H": {"name": "Hydrogen", "fill": "#ffffff", "ink": "#1a1a1a", "stroke": "#1a1a1a"},
-    "O": {"name": "Oxygen", "fill": "#d7261e", "ink": "#ffffff", "stroke": "#8c1510"},
-    "N": {"name": "Nitrogen", "fill": "#2f5fd0", "ink": "#ffffff", "stroke": "#1b3a85"},
-    "C": {"name": "Carbon", "fill": "#2b2b2b", "ink": "#ffffff", "stroke": "#000000"},
-}
+from generator.fitting import fit_line, textbox, wrap
 
 
 def n(x: float) -> str:
@@ -37,31 +29,6 @@ def n(x: float) -> str:
 
 def text_width(text: str, size: float, bold: bool = False) -> float:
     return fonts.text_width(text, size, bold)
-
-
-def wrap(text: str, width: float, size: float, bold: bool = False) -> list[str]:
-    """Greedy word wrap to ``width`` at font ``size`` (same units)."""
-    words = str(text).split()
-    lines: list[str] = []
-    line = ""
-    for word in words:
-        trial = f"{line} {word}" if line else word
-        if line and text_width(trial, size, bold) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = trial
-    if line:
-        lines.append(line)
-    return lines
-
-
-def fit_size(text: str, width: float, size: float, bold: bool = False, minimum: float = 0.5) -> float:
-    """The largest size up to ``size`` at which ``text`` fits ``width`` on one line."""
-    w = text_width(text, size, bold)
-    if w <= width:
-        return size
-    return max(minimum, size * width / w)
 
 
 _RUN = re.compile(r"(\d+)|([^\d]+)")
@@ -98,49 +65,25 @@ def formula_width(text: str, size: float, bold: bool = False) -> float:
     return sum(text_width(m.group(0), sub if m.group(1) else size, bold) for m in _RUN.finditer(str(text)))
 
 
-# --- molecules and fields ------------------------------------------------------
-@lru_cache(maxsize=256)
-def _molecule_layout(smiles: str) -> dict[str, Any]:
-    mol = Molecule.from_smiles(smiles)
-    return molecule_layout(mol.atoms, mol.bonds)
+# --- molecules ----------------------------------------------------------------
+LOOKS = {"lattice": molecules.lattice, "skeletal": molecules.skeletal, "explicit": molecules.explicit}
 
 
-def molecule(smiles: str) -> dict[str, Any]:
-    """Atoms and bonds of ``smiles`` placed on a hexagonal field (unit pitch,
-    top-left atom centre at 0, 0): the way it looks on a note sheet."""
-    return _molecule_layout(smiles)
-
-
-def bond_tally(smiles: str) -> dict[str, int]:
-    """Single, double and triple bonds of a structure, and the points they
-    score on a note sheet (1, 3 and 6)."""
-    mol = Molecule.from_smiles(smiles)
-    orders = list(mol.bonds.values())
-    tally = {"single": orders.count(1), "double": orders.count(2), "triple": orders.count(3)}
-    tally["points"] = tally["single"] + 3 * tally["double"] + 6 * tally["triple"]
-    tally["atoms"] = len(mol.atoms)
-    return tally
-
-
-def hexfield(rows: int, cols: int) -> list[dict[str, Any]]:
-    """Spaces of a compound field in reading order, with their labels (A1..)
-    and centres in pitch units."""
-    field = HexField(rows, cols)
-    out = []
-    for r, c in field:
-        x, y = field.centre((r, c))
-        out.append({"index": r * cols + c, "row": r, "col": c, "label": f"{chr(65 + r)}{c + 1}", "x": x, "y": y})
-    return out
-
-
-def hexfield_size(rows: int, cols: int) -> tuple[float, float]:
-    return HexField(rows, cols).size()
+def molecule(smiles: str, look: str = "lattice") -> molecules.Layout:
+    """A molecule as the engine lays it out (unit bond length, top-left atom
+    centre at 0, 0): ``lattice`` as built on a note sheet, ``skeletal`` with
+    hydrogens in the labels, ``explicit`` with every hydrogen drawn. Each
+    layout is computed once (the engine keeps it), for paper and phones alike."""
+    try:
+        return LOOKS[look](smiles)
+    except KeyError:
+        raise ValueError(f"unknown molecule look {look!r} (known: {', '.join(LOOKS)})") from None
 
 
 def bond_lines(x1: float, y1: float, x2: float, y2: float, order: int, gap: float,
                trim: float = 0.0) -> list[tuple[float, float, float, float]]:
-    """Parallel segments for a bond between two centres (engine.hexgrid.bond_lines)."""
-    return hex_bond_lines((x1, y1), (x2, y2), order, gap, trim)
+    """Parallel segments for a bond between two centres (engine.molecules.bond_lines)."""
+    return molecules.bond_lines((x1, y1), (x2, y2), order, gap, trim)
 
 
 def polygon(cx: float, cy: float, r: float, sides: int, rotation: float = -90.0) -> str:
@@ -192,18 +135,16 @@ def repeat(seq: Any, times: int) -> list[Any]:
 
 GLOBALS = {
     "ELEMENTS": ELEMENTS,
-    "VALENCE": VALENCE,
+    "element": element,
     "FONT": fonts.FONT_STACK,
     "n": n,
     "wrap": wrap,
-    "fit_size": fit_size,
+    "textbox": textbox,
+    "fit_line": fit_line,
     "text_width": text_width,
     "formula": formula,
     "formula_width": formula_width,
     "molecule": molecule,
-    "bond_tally": bond_tally,
-    "hexfield": hexfield,
-    "hexfield_size": hexfield_size,
     "bond_lines": bond_lines,
     "polygon": polygon,
     "range": range,

@@ -38,7 +38,11 @@ never leaves a mark on a card's edge."""
 MARK_LEN = 5.0
 BLEED_MARK_ZONE = 3.0
 """Extra margin a bleed block keeps around it so its marks are printable."""
+GRID_MARK_ZONE = 2.5
+"""The same for a grid: room for every cut line's marks (1 mm gap, 1.5 mm of mark) inside the printable area."""
 LOOSE_GAP = 4.0
+MARK_EDGE = PRINTER_MARGIN
+"""Crop marks stay at least this far inside the paper's edge (A4 and Letter)."""
 
 
 @dataclass(frozen=True)
@@ -154,7 +158,7 @@ def _grid(page: tuple[float, float], piece: tuple[float, float], foot: tuple[flo
     W, H = page
     fw, fh = foot
     if style == "grid":
-        margin, gap, cw, ch = PRINTER_MARGIN, 0.0, fw, fh
+        margin, gap, cw, ch = PRINTER_MARGIN + GRID_MARK_ZONE, 0.0, fw, fh
     elif style == "bleed":
         margin, gap, cw, ch = PRINTER_MARGIN + BLEED_MARK_ZONE, 0.0, fw + 2 * bleed, fh + 2 * bleed
     else:
@@ -186,25 +190,61 @@ def crop_marks(lay: Layout) -> list[Segment]:
     """Marks extending every cut line outside the block of pieces.
 
     They start ``MARK_GAP`` outside the block's outer edge (the bleed edge
-    for ``bleed``) and stop short of the paper's edge, so they never touch
-    a piece.
+    for ``bleed``) and stop ``MARK_EDGE`` short of the paper's edge, where
+    home printers still print; a mark with less than half a millimetre of
+    room is left out.
     """
     W, H = lay.page
     outer = lay.bleed_box
     xs = sorted({round(v, 6) for s in lay.slots for v in (s.trim.x, s.trim.x2)})
     ys = sorted({round(v, 6) for s in lay.slots for v in (s.trim.y, s.trim.y2)})
+    # (start, end) of each side's marks, measured outward from the block
+    below = (outer.y - MARK_GAP, max(outer.y - MARK_GAP - MARK_LEN, MARK_EDGE))
+    above = (outer.y2 + MARK_GAP, min(outer.y2 + MARK_GAP + MARK_LEN, H - MARK_EDGE))
+    left = (outer.x - MARK_GAP, max(outer.x - MARK_GAP - MARK_LEN, MARK_EDGE))
+    right = (outer.x2 + MARK_GAP, min(outer.x2 + MARK_GAP + MARK_LEN, W - MARK_EDGE))
     marks: list[Segment] = []
-    below = (outer.y - MARK_GAP, max(outer.y - MARK_GAP - MARK_LEN, 0.5))
-    above = (outer.y2 + MARK_GAP, min(outer.y2 + MARK_GAP + MARK_LEN, H - 0.5))
-    left = (outer.x - MARK_GAP, max(outer.x - MARK_GAP - MARK_LEN, 0.5))
-    right = (outer.x2 + MARK_GAP, min(outer.x2 + MARK_GAP + MARK_LEN, W - 0.5))
-    for x in xs:
-        marks.append(Segment(x, below[0], x, below[1]))
-        marks.append(Segment(x, above[0], x, above[1]))
-    for y in ys:
-        marks.append(Segment(left[0], y, left[1], y))
-        marks.append(Segment(right[0], y, right[1], y))
-    return [m for m in marks if abs(m.x1 - m.x2) + abs(m.y1 - m.y2) > 0.5]
+    for (start, end), vertical in ((below, True), (above, True), (left, False), (right, False)):
+        if abs(end - start) < 0.5 or (end - start) * (start - (outer.y if vertical else outer.x)) < 0:
+            continue  # no room outward between the block and the printable edge
+        for v in (xs if vertical else ys):
+            marks.append(Segment(v, start, v, end) if vertical else Segment(start, v, end, v))
+    return marks
+
+
+def pack(paper: str | tuple[float, float], sizes: list[tuple[float, float]]) -> list[Layout]:
+    """Loose pieces of several sizes (die nets, a token's two faces) on as
+    few portrait pages as shelves give: left to right, top to bottom, in
+    order, a gap between them, each page's block centred.
+
+    >>> pages = pack("a4", [(60, 87)] * 6 + [(40, 40)] * 2)
+    >>> len(pages), [len(p.slots) for p in pages]
+    (1, [8])
+    """
+    page = PAPERS[paper].size if isinstance(paper, str) else paper
+    W, H = min(page), max(page)
+    m, gap = PRINTER_MARGIN, LOOSE_GAP
+    pages: list[list[Slot]] = [[]]
+    x, top, shelf_h, row, col = m, H - m, 0.0, 0, 0
+    for w, h in sizes:
+        if w > W - 2 * m or h > H - 2 * m:
+            raise ValueError(f"a {w:g} x {h:g} mm piece does not fit on {W:g} x {H:g} mm paper")
+        if x + w > W - m + 1e-9:
+            x, top, shelf_h, row, col = m, top - shelf_h - gap, 0.0, row + 1, 0
+        if top - h < m - 1e-9:
+            pages.append([])
+            x, top, shelf_h, row, col = m, H - m, 0.0, 0, 0
+        pages[-1].append(Slot(Rect(x, top - h, w, h), 0.0, 0, row, col))
+        x, shelf_h, col = x + w + gap, max(shelf_h, h), col + 1
+    out = []
+    for slots in pages:
+        box = Rect.union([s.trim for s in slots])
+        dx, dy = (W - box.w) / 2 - box.x, (H - box.h) / 2 - box.y
+        moved = tuple(Slot(Rect(s.trim.x + dx, s.trim.y + dy, s.trim.w, s.trim.h), 0.0, 0, s.row, s.col)
+                      for s in slots)
+        out.append(Layout((W, H), "loose", sizes[0], 0.0, False, max(s.col for s in slots) + 1,
+                          max(s.row for s in slots) + 1, moved))
+    return out
 
 
 def pages_needed(count: int, lay: Layout) -> int:

@@ -1,19 +1,21 @@
-"""A game's ``game.yaml``: the list of components to print.
+"""A game's ``game.yaml``: which game a card set is for, what it prints,
+and what a table needs beside the print.
 
 Adding a component to a game is an entry here plus a template; adding a game
-is a data folder with a ``game.yaml`` and a ``cards.py`` loader in its engine
-package. The core of the generator knows only the kinds below.
+is a data folder with a ``game.yaml`` (docs/design/adding-a-game.md). The
+core of the generator knows only the kinds below.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
-from engine.data import Model, read_yaml
+from engine.data import CardFiles, DataError, Model, Problem
 from generator.geometry import CARD_SIZES
+
+MANIFEST = "game.yaml"
 
 Kind = Literal["deck", "sheet", "dice", "token", "board"]
 """deck: one piece per data row; sheet/token/board: one design, ``count``
@@ -33,6 +35,11 @@ class Component(Model):
     count: int = Field(default=1, ge=1)
     shape: Literal["rect", "round"] = "rect"
     note: str | None = None
+    text: list[str] = Field(default_factory=list)
+    """Lines for a template that prints words from the manifest (the rules summary)."""
+    sheet_with: str | None = None
+    """Print on the sheets of that component (loose pieces sharing a page,
+    e.g. a lone token beside the dice nets) instead of a file of its own."""
 
     @field_validator("size")
     @classmethod
@@ -54,12 +61,46 @@ class Component(Model):
         return self.back is not None
 
 
+class Preview(Model):
+    """A picture of a printed page for the README (``make previews``)."""
+
+    component: str
+    page: int = Field(default=0, ge=0)
+    width: int = Field(default=900, ge=100, le=3000)
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+
+
 class Manifest(Model):
+    game: str
+    """Which game this card set is for (an author's copy keeps it)."""
     title: str
     players: tuple[int, int]
     rulebook: str | None = None
+    summary: list[str] = Field(default_factory=list)
+    """How to play, in a few lines of our own words: printed with the set."""
+    gather: list[str] = Field(default_factory=list)
+    """What else the table needs (pencils, a bag): listed in PRINTING.md."""
     components: list[Component] = Field(min_length=1)
+    previews: list[Preview] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _references(self) -> "Manifest":
+        ids = [c.id for c in self.components]
+        for c in self.components:
+            if c.sheet_with is not None and (c.sheet_with not in ids or c.sheet_with == c.id):
+                raise ValueError(f"component {c.id}: sheet_with names no other component ({c.sheet_with!r})")
+        for p in self.previews:
+            if p.component not in ids:
+                raise ValueError(f"preview {p.name}: no component {p.component!r}")
+        return self
+
+    def component(self, component_id: str) -> Component:
+        return next(c for c in self.components if c.id == component_id)
 
 
-def load_manifest(folder: Path) -> Manifest:
-    return read_yaml(Path(folder) / "game.yaml", Manifest)
+def parse_manifest(files: CardFiles) -> Manifest:
+    problems: list[Problem] = []
+    manifest = files.document(MANIFEST, Manifest, problems)
+    if manifest is None:
+        raise DataError(problems)
+    return manifest

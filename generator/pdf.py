@@ -77,7 +77,7 @@ class SheetPdf:
         # initialFontName: reportlab otherwise opens every page and form with
         # Helvetica, which is never embedded.
         self.canvas = rl_canvas.Canvas(str(self.tmp), invariant=True, pageCompression=1,
-                                       initialFontName="Vera", initialFontSize=10)
+                                       initialFontName=fonts.REGULAR, initialFontSize=10)
         self.canvas.setTitle(title)
         self.canvas.setAuthor("labkit")
         self.canvas.setCreator("labkit (reportlab)")
@@ -153,7 +153,7 @@ class SheetPdf:
             return
         c = self.canvas
         c.saveState()
-        c.setFont("Vera", 7)
+        c.setFont(fonts.REGULAR, 7)
         c.setFillGray(0.35)
         c.drawCentredString(pt(lay.page[0] / 2), pt(min(room - 4, 5)), text)
         c.restoreState()
@@ -286,7 +286,7 @@ def write_tiles(pdf: SheetPdf, piece: Piece, tiling, caption: str = "") -> None:
             if where:
                 text += ": " + ", ".join(where)
             c.saveState()
-            c.setFont("Vera", 7)
+            c.setFont(fonts.REGULAR, 7)
             c.drawCentredString(pt(W / 2), pt(PRINTER_MARGIN + 1.5), text)
             c.restoreState()
             pdf.end_page()
@@ -318,9 +318,9 @@ def write_calibration(path: Path, paper_size: tuple[float, float], paper_name: s
     with SheetPdf(path, title=f"Duplex calibration ({paper_name})", subject="labkit") as pdf:
         c = pdf.canvas
         c.setPageSize((pt(W), pt(H)))
-        c.setFont("VeraBd", 14)
+        c.setFont(fonts.BOLD, 14)
         c.drawCentredString(pt(W / 2), pt(H - 20), "Duplex calibration")
-        c.setFont("Vera", 9)
+        c.setFont(fonts.REGULAR, 9)
         lines = [
             f"Print both pages on one {paper_name} sheet: two-sided, flip on long edge, scale 100%.",
             "Hold the sheet against a window. Each cross on this side shows through on the rulers",
@@ -337,7 +337,7 @@ def write_calibration(path: Path, paper_size: tuple[float, float], paper_name: s
             c.circle(pt(x), pt(y), pt(2))
         pdf.end_page()
         c.setPageSize((pt(W), pt(H)))
-        c.setFont("Vera", 5)
+        c.setFont(fonts.REGULAR, 5)
         for x, y in points:
             mx = W - x  # the mirror image of the front cross
             for d in range(-10, 11):

@@ -1,5 +1,6 @@
 """PNG previews of the built PDFs for the README, rendered from the real
-files by PDFium (pypdfium2): what you see is what prints.
+files by PDFium (pypdfium2): what you see is what prints. Each game's
+``game.yaml`` lists its pictures (``previews``).
 
     python -m generator.preview [OUTPUT_DIR] [DOCS_IMAGES_DIR]
 """
@@ -9,14 +10,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-PREVIEWS = [
-    # (file under output/, page index, png name, width in px)
-    ("labnotes/a4/labnotes-a4-tool-cards.pdf", 0, "labnotes-tool-cards.png", 900),
-    ("labnotes/a4/labnotes-a4-tool-cards.pdf", 1, "labnotes-tool-cards-backs.png", 900),
-    ("labnotes/a4/labnotes-a4-notecards.pdf", 0, "labnotes-notecards.png", 900),
-    ("labnotes/a4/labnotes-a4-note-sheets.pdf", 0, "labnotes-note-sheets.png", 900),
-    ("labnotes/a4/labnotes-a4-dice.pdf", 0, "labnotes-dice.png", 700),
-]
+from generator.build import load
+from labkit import registry
 
 
 def render(pdf: Path, page: int, png: Path, width: int) -> None:
@@ -33,9 +28,12 @@ def render(pdf: Path, page: int, png: Path, width: int) -> None:
 def main(argv: list[str]) -> int:
     out = Path(argv[0]) if argv else Path("output")
     docs = Path(argv[1]) if len(argv) > 1 else Path("docs/images")
-    for rel, page, name, width in PREVIEWS:
-        render(out / rel, page, docs / name, width)
-        print(docs / name)
+    for game in registry.games().values():
+        manifest = load(game).manifest
+        for p in manifest.previews:
+            pdf = out / game.name / "a4" / f"{game.name}-a4-{p.component}.pdf"
+            render(pdf, p.page, docs / f"{p.name}.png", p.width)
+            print(docs / f"{p.name}.png")
     return 0
 
 

@@ -22,6 +22,8 @@ from generator import fonts
 import templates as _templates_pkg
 
 TEMPLATE_DIR = Path(_templates_pkg.__file__).parent
+"""The shared templates (``common/...``); each game's own are found through
+its descriptor and named ``<game>/...``."""
 
 
 class RenderError(RuntimeError):
@@ -29,9 +31,20 @@ class RenderError(RuntimeError):
 
 
 # --- templates --------------------------------------------------------------------
-def make_env(extra_globals: dict[str, Any] | None = None) -> jinja2.Environment:
+def _game_dirs() -> tuple[tuple[str, str], ...]:
+    from labkit import cardsets, registry
+
+    return tuple((g.name, str(cardsets.template_dir(g))) for g in registry.games().values() if g.templates)
+
+
+def make_env(extra_globals: dict[str, Any] | None = None,
+             game_dirs: tuple[tuple[str, str], ...] | None = None) -> jinja2.Environment:
+    dirs = _game_dirs() if game_dirs is None else game_dirs
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR)),
+        loader=jinja2.ChoiceLoader([
+            jinja2.PrefixLoader({name: jinja2.FileSystemLoader(folder) for name, folder in dirs}),
+            jinja2.FileSystemLoader(str(TEMPLATE_DIR)),
+        ]),
         undefined=jinja2.StrictUndefined,
         autoescape=True,  # XML text: & and < in card data must not break the file
         trim_blocks=True,
@@ -48,9 +61,15 @@ def make_env(extra_globals: dict[str, Any] | None = None) -> jinja2.Environment:
     return env
 
 
-@lru_cache(maxsize=None)
 def default_env() -> jinja2.Environment:
-    return make_env()
+    """The environment for the games registered now (a game registered later
+    gets a new one)."""
+    return _env(_game_dirs())
+
+
+@lru_cache(maxsize=8)
+def _env(game_dirs: tuple[tuple[str, str], ...]) -> jinja2.Environment:
+    return make_env(game_dirs=game_dirs)
 
 
 def template_source(name: str) -> str:

@@ -1,5 +1,7 @@
-"""``labkit``: build the print-and-play set, check card data, score a paper
-sheet, serve the table companion.
+"""``labkit``: list the games, build the print-and-play set, check card
+data, run a game's paper tools (score a sheet, check a reaction), serve the
+table companion. Every game comes from the registry (:mod:`labkit.registry`);
+nothing here names one.
 
 Every failure a person can cause (an unknown game, a broken data file, a
 folder that cannot be written) ends in clear lines and a non-zero exit, never
@@ -17,7 +19,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from generator.build import default_data_dir, printable_games
+from labkit import registry
 
 console = Console()
 err = Console(stderr=True)
@@ -48,8 +50,23 @@ def main() -> None:
     """labkit: four chemistry board games, for print and for the table."""
 
 
+@main.command("games")
+def list_games() -> None:
+    """List the games this labkit knows, with their paper tools."""
+    from labkit.cardsets import data_dir, display_path
+
+    table = Table(title="Games")
+    for col in ("name", "title", "players", "paper tools", "card set"):
+        table.add_column(col)
+    for game in registry.games().values():
+        tools = ", ".join(f"{t.verb} ({t.what})" for t in game.paper) or "-"
+        table.add_row(game.name, game.title, f"{game.min_players}-{game.max_players}", tools,
+                      display_path(data_dir(game)))
+    console.print(table)
+
+
 @main.command()
-@click.option("--game", "games", multiple=True, type=click.Choice(printable_games()),
+@click.option("--game", "games", multiple=True, type=click.Choice(registry.names()),
               help="Build only this game (repeatable). Default: every game.")
 @click.option("--paper", type=click.Choice(["a4", "letter", "both"]), default="both", show_default=True)
 @click.option("--bleed", type=click.FloatRange(0, 10), default=3.0, show_default=True,
@@ -117,68 +134,101 @@ def _summary(report, out_dir: Path, papers: tuple[str, ...]) -> None:
 
 @main.command()
 @click.argument("folders", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--game", type=click.Choice(printable_games()), help="Which game the folder is for (default: guessed).")
+@click.option("--game", type=click.Choice(registry.names()), help="Which game the folder is for (default: its game.yaml says).")
 def validate(folders, game) -> None:
-    """Check card data folders (default: every shipped game). Exits 1 on any problem."""
+    """Check card sets (default: every game's own), as printing would: the
+    data, and every face drawn (text that will not fit, characters the font
+    lacks). Exits 1 on any problem; nothing is written."""
     from engine.data import DataError
-    from generator.build import BuildError, _game_of_folder, load_game
+    from generator.build import BuildError, check, load
+    from labkit.cardsets import data_dir, display_path, game_of_folder
 
-    targets: list[tuple[str, Path]] = []
+    games = registry.games()
+    targets = []
     if not folders:
-        targets = [(g, default_data_dir(g)) for g in printable_games()]
+        targets = [(g, data_dir(g)) for g in games.values()]
     for folder in folders:
         if not folder.is_dir():
             _fail(f"{folder}: not a folder")
         try:
-            targets.append((_game_of_folder(folder, [game] if game else []), folder))
-        except BuildError as exc:
+            targets.append((games[game] if game else game_of_folder(folder, games), folder))
+        except DataError as exc:
             _fail(str(exc))
     problems: list[str] = []
-    for name, folder in targets:
+    for desc, folder in targets:
         try:
-            load_game(name, folder)
+            problems.extend(str(p) for p in check(load(desc, folder))[1])
         except DataError as exc:
             problems.extend(str(p) for p in exc.problems)
+        except BuildError as exc:
+            problems.append(str(exc))
     if problems:
-        for p in problems:
-            err.print(p, highlight=False, soft_wrap=True)
+        for p in dict.fromkeys(problems):
+            err.print(p, highlight=False, soft_wrap=True, markup=False)
         err.print(f"[red]{len(problems)} problem{'s' if len(problems) != 1 else ''}[/red] in "
-                  f"{', '.join(str(f) for _, f in targets)}")
+                  f"{', '.join(display_path(f) for _, f in targets)}; nothing was printed")
         sys.exit(1)
-    for name, folder in targets:
-        console.print(f"[green]ok[/green] {folder} ({name})")
+    for desc, folder in targets:
+        console.print(f"[green]ok[/green] {display_path(folder)} ({desc.name})")
 
 
-@main.command()
-@click.argument("game", type=click.Choice(printable_games()))
-@click.argument("sheet", type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print the breakdown as JSON.")
-def score(game: str, sheet: Path, as_json: bool) -> None:
-    """Score a finished paper sheet written as JSON (see docs/labnotes-sheet-format.md)."""
-    import importlib
+def _paper_command(verb: str) -> click.Command:
+    games = [g.name for g in registry.games().values() if g.tool(verb)]
+    what = "; ".join(f"{g}: {registry.find(g).tool(verb).what}" for g in games)
 
-    from engine.core import InvalidState
+    @click.argument("game", type=click.Choice(games))
+    @click.argument("file", type=click.Path(path_type=Path))
+    @click.option("--data", "data_dir", type=click.Path(path_type=Path), help="The card set played with (default: the game's own).")
+    @click.option("--json", "as_json", is_flag=True, help="Print the finding as JSON.")
+    def command(game: str, file: Path, data_dir: Path | None, as_json: bool) -> None:
+        from engine.core import InvalidState
+        from engine.data import DataError
+        from labkit.paper import run_file
 
-    try:
-        scorer = importlib.import_module(f"engine.{game}.sheet")
-    except ModuleNotFoundError:
-        _fail(f"{game} has no paper-sheet scoring yet")
-    if not sheet.exists():
-        _fail(f"{sheet}: no such file")
-    try:
-        result = scorer.score_sheet_file(sheet)
-    except InvalidState as exc:
-        _fail(str(exc))  # names the file and lists every rule the sheet breaks
-    if as_json:
-        console.print_json(json.dumps(result.to_dict()))
-        return
-    table = Table(title=f"{sheet.name}")
-    table.add_column("box")
-    table.add_column("points", justify="right")
-    for line in result.lines:
-        table.add_row(line.label, str(line.points))
-    table.add_row("[bold]TOTAL / GRADE[/bold]", f"[bold]{result.total}[/bold]")
-    console.print(table)
+        desc = registry.find(game)
+        try:
+            report = run_file(desc, verb, file, data_dir)
+        except InvalidState as exc:
+            _fail(str(exc))  # names the file and lists every problem
+        except DataError as exc:
+            _fail(str(exc))
+        if as_json:
+            console.print_json(json.dumps(report.to_dict()))
+        else:
+            table = Table(title=f"{file.name}: {report.title}", caption=report.summary)
+            table.add_column("")
+            table.add_column("", justify="right")
+            for label, value in report.rows:
+                table.add_row(label, value)
+            console.print(table)
+        if not report.ok:
+            sys.exit(1)
+
+    command.__doc__ = f"{verb.capitalize()} from a table playing on paper ({what}). See each game's format doc."
+    return click.command(verb)(command)
+
+
+for _verb in dict.fromkeys(t.verb for g in registry.games().values() for t in g.paper):
+    main.add_command(_paper_command(_verb))
+
+
+def _limits(ctx, param, values: tuple[str, ...]) -> dict | None:
+    if not values:
+        return None
+    from companion import DEFAULTS
+    from companion.security import parse_limit
+
+    limits = dict(DEFAULTS["RATE_LIMITS"])
+    for item in values:
+        bucket, _, value = item.partition("=")
+        if value in ("off", "none", "0"):
+            limits.pop(bucket, None)
+            continue
+        try:
+            limits[bucket] = parse_limit(value)
+        except ValueError:
+            raise click.BadParameter(f"cannot read {item!r}: use BUCKET=N/SECONDS or BUCKET=off") from None
+    return limits
 
 
 @main.command()
@@ -186,12 +236,31 @@ def score(game: str, sheet: Path, as_json: bool) -> None:
 @click.option("--port", type=click.IntRange(1, 65535), default=5000, show_default=True)
 @click.option("--database-url", envvar="DATABASE_URL", default=None,
               help="postgresql://... to keep tables in PostgreSQL (default: SQLite under instance/).")
-def serve(host: str, port: int, database_url: str | None) -> None:
+@click.option("--instance-path", type=click.Path(file_okay=False), default=None,
+              help="Folder for the SQLite file and the secret key (default: ./instance).")
+@click.option("--threads", type=click.IntRange(1, 1000), default=8, show_default=True)
+@click.option("--no-qr", is_flag=True, help="Do not draw the QR code in the terminal.")
+@click.option("--rate-limit", "rate_limits", multiple=True, callback=_limits, metavar="BUCKET=N/SECONDS",
+              help="e.g. create=20/60 or join=off (repeatable).")
+@click.option("--poll-ms", type=click.IntRange(100, 60000), default=None, help="How often phones ask for changes.")
+@click.option("--allow-chosen-seed", is_flag=True, help="Let API clients fix seeds (tests, benchmarks).")
+def serve(host: str, port: int, database_url: str | None, instance_path: str | None, threads: int, no_qr: bool,
+          rate_limits: dict | None, poll_ms: int | None, allow_chosen_seed: bool) -> None:
     """Start the table companion for phones on the same network."""
     from companion.server import serve as run_server
 
+    config: dict = {}
+    if rate_limits is not None:
+        config["RATE_LIMITS"] = rate_limits
+    if poll_ms:
+        config["POLL_MS"] = poll_ms
+    if allow_chosen_seed:
+        config["ALLOW_CHOSEN_SEED"] = True
     try:
-        run_server(host=host, port=port, database_url=database_url)
+        run_server(host=host, port=port, database_url=database_url, instance_path=instance_path, config=config,
+                   threads=threads, qr=not no_qr)
+    except KeyboardInterrupt:
+        pass
     except OSError as exc:
         _fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
 

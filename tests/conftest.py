@@ -19,3 +19,11 @@ def root() -> Path:
 @pytest.fixture(scope="session")
 def labnotes_data_dir() -> Path:
     return ROOT / "cardsdata" / "labnotes"
+
+
+def load_cards(folder: Path, game: str = "labnotes"):
+    """A card set read from a folder the way every face reads it."""
+    from labkit.cardsets import load
+    from labkit.registry import find
+
+    return load(find(game), folder)

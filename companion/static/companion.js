@@ -1,9 +1,22 @@
-/* labkit companion: the little the pages need beyond htmx.
+/* labkit companion: the little the pages need beyond htmx. It knows no
+ * game: the server describes every control with data attributes.
  * - keeps the screen awake during play (Screen Wake Lock API);
  * - never lets an older poll answer replace a newer table;
  * - day/night colours;
- * - composed actions: tap a space, then an element (the note sheet);
- *   the choice survives a refresh caused by another phone.
+ * - the gestures, from data attributes the server writes:
+ *     data-act='{...}'                      send this action as it is;
+ *     data-option='{...}' data-fill="field" data-values="1,2"
+ *                                           an action missing one field: it
+ *                                           is completed by a target, in
+ *                                           either order (tap the target
+ *                                           first, or the option first);
+ *     data-target="field" data-value="12" data-label="C1"
+ *                                           a place that fills that field;
+ *     data-act-collect='{...}' data-collect="field"
+ *                                           the values of the ticked boxes
+ *                                           [data-collect-into="field"] as a list;
+ *     data-act-from="#select"               the action chosen in a <select>.
+ *   A choice in progress survives a refresh caused by another phone.
  */
 (function () {
   "use strict";
@@ -93,10 +106,9 @@
     document.querySelector("main").prepend(box);
   }
 
-  // --- composed actions (the note sheet) ------------------------------------
-  // A choice in progress, kept across swaps caused by other phones:
-  // {space: "12", label: "C1"} (a space tapped first) or
-  // {action: "{...}"} (an element or Burn tapped first).
+  // --- the gestures --------------------------------------------------------------
+  // A choice in progress: {target: {field, value, label}} (a target tapped
+  // first) or {option: "<json>"} (an option tapped first).
   var pending = null;
 
   function live() { return document.getElementById("live"); }
@@ -115,106 +127,116 @@
   }
   window.labkit = { submit: submit };
 
-  function spacesOf(button) {
-    return (button.dataset.spaces || "").split(",").filter(function (x) { return x !== ""; });
+  function valuesOf(option) {
+    return (option.dataset.values || "").split(",").filter(function (x) { return x !== ""; });
+  }
+  function accepts(option, target) {
+    return option.dataset.fill === target.field && valuesOf(option).indexOf(target.value) >= 0;
+  }
+  function targetOf(el) {
+    return { field: el.dataset.target, value: el.dataset.value, label: el.dataset.label || el.dataset.value };
+  }
+  function options() {
+    var l = live();
+    return l ? Array.prototype.slice.call(l.querySelectorAll("[data-option]")) : [];
+  }
+  function complete(optionText, target) {
+    var action = JSON.parse(optionText);
+    var n = Number(target.value);
+    action[target.field] = (target.value !== "" && !isNaN(n)) ? n : target.value;
+    return action;
   }
 
   function paint() {
     var l = live();
     if (!l) return;
-    l.querySelectorAll(".space.selected").forEach(function (el) { el.classList.remove("selected"); });
-    l.querySelectorAll(".space.target").forEach(function (el) { el.classList.remove("target"); });
-    var buttons = Array.prototype.slice.call(l.querySelectorAll("button[data-space-action]"));
-    if (pending && pending.space !== undefined) {
-      var sp = l.querySelector('svg.sheet[data-mine] .space[data-space="' + pending.space + '"]');
-      if (!sp || !sp.classList.contains("tappable")) { pending = null; } else { sp.classList.add("selected"); }
+    l.querySelectorAll("[data-target].selected, [data-target].armed").forEach(function (el) {
+      el.classList.remove("selected"); el.classList.remove("armed");
+    });
+    var opts = options();
+    if (pending && pending.target) {
+      var t = pending.target;
+      var el = l.querySelector('[data-target="' + CSS.escape(t.field) + '"][data-value="' + CSS.escape(t.value) + '"]');
+      if (!el || !opts.some(function (o) { return accepts(o, t); })) { pending = null; }
+      else { el.classList.add("selected"); }
     }
-    if (pending && pending.action !== undefined) {
-      var armed = buttons.filter(function (b) { return b.dataset.spaceAction === pending.action; })[0];
+    if (pending && pending.option !== undefined) {
+      var armed = opts.filter(function (o) { return o.dataset.option === pending.option; })[0];
       if (!armed) { pending = null; }
       else {
-        spacesOf(armed).forEach(function (k) {
-          var el = l.querySelector('svg.sheet[data-mine] .space[data-space="' + k + '"]');
-          if (el) el.classList.add("target");
+        valuesOf(armed).forEach(function (v) {
+          var el = l.querySelector('[data-target="' + CSS.escape(armed.dataset.fill) + '"][data-value="' + CSS.escape(v) + '"]');
+          if (el) el.classList.add("armed");
         });
       }
     }
-    buttons.forEach(function (b) {
-      var on = pending && pending.space !== undefined && spacesOf(b).indexOf(String(pending.space)) >= 0;
-      b.disabled = !!(pending && pending.space !== undefined && !on);
-      b.setAttribute("aria-pressed", pending && pending.action === b.dataset.spaceAction ? "true" : "false");
+    opts.forEach(function (o) {
+      o.disabled = !!(pending && pending.target && !accepts(o, pending.target));
+      o.setAttribute("aria-pressed", pending && pending.option === o.dataset.option ? "true" : "false");
     });
     var prompt = l.querySelector("[data-picker-prompt]");
     if (prompt) {
-      if (pending && pending.space !== undefined) { prompt.textContent = "Space " + pending.label + ": what goes there?"; }
-      else if (pending && pending.action !== undefined) { prompt.textContent = "Now tap a space for it."; }
+      if (pending && pending.target) { prompt.textContent = pending.target.label + ": now choose what goes there."; }
+      else if (pending && pending.option !== undefined) { prompt.textContent = "Now tap where it goes."; }
       else { prompt.textContent = prompt.dataset.idle || ""; }
     }
   }
 
-  function withSpace(actionText, space) {
-    var action = JSON.parse(actionText);
-    action.space = parseInt(space, 10);
-    return action;
-  }
-
   document.addEventListener("click", function (evt) {
     var t = evt.target;
-    var space = t.closest("svg.sheet[data-mine] .space");
-    if (space) {
-      if (!space.classList.contains("tappable")) return;
-      if (pending && pending.action !== undefined) {
-        var armed = live().querySelector('button[data-space-action="' + CSS.escape(pending.action) + '"]');
-        if (armed && spacesOf(armed).indexOf(space.dataset.space) >= 0) {
-          submit(withSpace(pending.action, space.dataset.space), "sheet");
+    var targetEl = t.closest("[data-target]");
+    if (targetEl && live() && live().contains(targetEl)) {
+      var target = targetOf(targetEl);
+      var opts = options();
+      if (!opts.some(function (o) { return accepts(o, target); })) return;
+      if (pending && pending.option !== undefined) {
+        var armed = opts.filter(function (o) { return o.dataset.option === pending.option; })[0];
+        if (armed && accepts(armed, target)) {
+          submit(complete(pending.option, target), armed.dataset.origin);
           return;
         }
       }
-      pending = (pending && pending.space === space.dataset.space) ? null
-        : { space: space.dataset.space, label: space.dataset.label };
+      var same = pending && pending.target && pending.target.field === target.field && pending.target.value === target.value;
+      pending = same ? null : { target: target };
       paint();
       return;
     }
-    var gap = t.closest("svg.sheet[data-mine] [data-gap]");
-    if (gap) {
-      var pair = gap.dataset.gap.split(",").map(function (x) { return parseInt(x, 10); });
-      submit({ type: "bond", spaces: pair }, "sheet");
-      return;
-    }
-    var spaceAction = t.closest("button[data-space-action]");
-    if (spaceAction) {
-      if (pending && pending.space !== undefined) {
-        submit(withSpace(spaceAction.dataset.spaceAction, pending.space), "sheet");
+    var option = t.closest("[data-option]");
+    if (option) {
+      if (pending && pending.target && accepts(option, pending.target)) {
+        submit(complete(option.dataset.option, pending.target), option.dataset.origin);
       } else {
-        pending = (pending && pending.action === spaceAction.dataset.spaceAction) ? null
-          : { action: spaceAction.dataset.spaceAction };
+        pending = (pending && pending.option === option.dataset.option) ? null : { option: option.dataset.option };
         paint();
       }
       return;
     }
-    var reroll = t.closest("button[data-reroll]");
-    if (reroll) {
-      var dice = Array.prototype.map.call(document.querySelectorAll('input[name="reroll-die"]:checked'),
-        function (el) { return parseInt(el.value, 10); });
-      submit({ type: "reroll", dice: dice }, reroll.dataset.origin || "dice");
+    var collect = t.closest("[data-act-collect]");
+    if (collect) {
+      var field = collect.dataset.collect;
+      var action = JSON.parse(collect.dataset.actCollect);
+      action[field] = Array.prototype.map.call(
+        document.querySelectorAll('input[data-collect-into="' + CSS.escape(field) + '"]:checked'),
+        function (el) { var n = Number(el.value); return isNaN(n) ? el.value : n; });
+      submit(action, collect.dataset.origin);
       return;
     }
-    var from = t.closest("button[data-action-from]");
+    var from = t.closest("[data-act-from]");
     if (from) {
-      var select = document.querySelector(from.dataset.actionFrom);
-      if (select && select.value) submit(JSON.parse(select.value), from.dataset.origin || "actions");
+      var select = document.querySelector(from.dataset.actFrom);
+      if (select && select.value) submit(JSON.parse(select.value), from.dataset.origin);
       return;
     }
-    var direct = t.closest("button[data-action]");
+    var direct = t.closest("[data-act]");
     if (direct) {
-      submit(JSON.parse(direct.dataset.action), direct.dataset.origin || "actions");
+      submit(JSON.parse(direct.dataset.act), direct.dataset.origin);
     }
   });
 
-  // Keyboard: spaces and gaps in the SVG are focusable; Enter or Space taps them.
+  // Keyboard: targets and actions drawn in SVG are focusable; Enter or Space taps them.
   document.addEventListener("keydown", function (evt) {
     if (evt.key !== "Enter" && evt.key !== " ") return;
-    var el = evt.target.closest && evt.target.closest("svg.sheet [tabindex]");
+    var el = evt.target.closest && evt.target.closest("svg [tabindex]");
     if (!el) return;
     evt.preventDefault();
     el.dispatchEvent(new MouseEvent("click", { bubbles: true }));

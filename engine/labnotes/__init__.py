@@ -1,8 +1,24 @@
-"""Lab Notes: draft element dice, notate compounds on a note sheet, claim notecards."""
+"""Lab Notes: draft element dice, notate compounds on a note sheet, claim notecards.
 
-from engine import register
+The game's record for the house (docs/design/adding-a-game.md).
+"""
+
+from engine.descriptor import GameDescriptor
+from engine.labnotes.cards import FILES, parse
 from engine.labnotes.game import LabNotes
+from engine.labnotes.paper import SCORE_SHEET
+from engine.labnotes.workloads import workloads
 
-register(LabNotes)
+GAME = GameDescriptor(
+    name="labnotes",
+    game=LabNotes,
+    card_files=FILES,
+    parse_cards=parse,
+    data="cardsdata.labnotes",
+    templates="templates.labnotes",
+    paper=(SCORE_SHEET,),
+    companion="companion.games.labnotes",
+    workloads=workloads,
+)
 
-__all__ = ["LabNotes"]
+__all__ = ["GAME", "LabNotes"]

@@ -1,22 +1,30 @@
 """Lab Notes card data: dice, tool cards, notecards and the note sheet.
 
-Read from a data folder (``cardsdata/labnotes`` or an author's copy) into
-typed models. Beyond each cell's type, the loader checks what makes a card
-playable: a compound's structure must be real chemistry of H, O, N and C,
-complete (every atom at its valence), its printed formula must match it, and
-it must be buildable on the sheet's compound field.
+:func:`parse` reads a card set (the rulebook's ``cardsdata/labnotes`` or an
+author's copy, handed over as :class:`~engine.data.CardFiles`) into typed
+models. Beyond each cell's type, it checks what makes a card playable: a
+compound's structure must be real chemistry of H, O, N and C, complete
+(every atom at its valence), its printed formula must match it, and it must
+be buildable on the sheet's compound field; a tool must be one whose ability
+the rules know (an author may re-theme a tool, not invent one).
+
+The structures are read and laid out here, once (:func:`engine.chem.structure`
+and :func:`engine.molecules.lattice` keep them), so the printer and the
+phones draw what was checked.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from engine.chem import ChemistryError, Molecule, formula_counts, ELEMENT_NAMES
-from engine.data import DataError, Model, Problem, csv_bool, display_path, read_csv_rows, read_yaml
+from engine.chem import ELEMENT_NAMES, ChemistryError, Molecule, Structure, formula_counts, structure
+from engine.data import CardFiles, DataError, Model, Problem, csv_bool
 from engine.hexgrid import HexField, embed
+from engine.labnotes.scoring import BOND_POINTS
+from engine.labnotes.tools import ABILITIES
+from engine.molecules import Layout, lattice
 
 ELEMENTS = ("H", "O", "N", "C")
 """The four elements of Lab Notes."""
@@ -27,9 +35,6 @@ Colour = Literal["white", "yellow"]
 State = Literal["liquid", "solid", "gas"]
 
 FILES = ("dice.yaml", "sheet.yaml", "tools.csv", "notecards.csv")
-SOURCES = {"dice.yaml": "dice", "sheet.yaml": "sheet", "tools.csv": "tools", "notecards.csv": "notecards"}
-"""Which field of :class:`LabNotesData` each data file fills (the printer's
-``game.yaml`` names components by their file)."""
 
 
 class DieKind(Model):
@@ -90,9 +95,26 @@ class _Compound(Model):
     formula: str | None = None
     structure: str | None = None
 
-    def molecule(self) -> Molecule:
+    def chemistry(self) -> Structure:
         assert self.structure
-        return Molecule.from_smiles(self.structure)
+        return structure(self.structure)
+
+    def molecule(self) -> Molecule:
+        return self.chemistry().graph()
+
+    @property
+    def bond_score(self) -> dict[str, int]:
+        """Its bonds as a note sheet scores them (Final Score: 1, 3 and 6 points)."""
+        orders = [o for _, _, o in self.chemistry().bonds]
+        tally = {"single": orders.count(1), "double": orders.count(2), "triple": orders.count(3)}
+        tally["points"] = sum(BOND_POINTS[o] for o in orders)
+        return tally
+
+    @property
+    def layout(self) -> Layout:
+        """How it looks built on a note sheet (printed cards and phones draw this)."""
+        assert self.structure
+        return lattice(self.structure)
 
 
 class ToolCard(_Compound):
@@ -137,6 +159,11 @@ class LabNotesData(Model):
     tools: list[ToolCard]
     notecards: list[Notecard]
 
+    def source(self, filename: str):
+        """What a data file holds, for the print manifest's ``source:``."""
+        return {"dice.yaml": self.dice, "sheet.yaml": self.sheet, "tools.csv": self.tools,
+                "notecards.csv": self.notecards}[filename]
+
     def tool(self, tool_id: str) -> ToolCard:
         return next(t for t in self.tools if t.id == tool_id)
 
@@ -152,29 +179,35 @@ class LabNotesData(Model):
 
 def _check_compound(card: _Compound, field: HexField | None, shown: str, line: int, problems: list[Problem]) -> None:
     try:
-        mol = card.molecule()
+        chem = card.chemistry()
     except ChemistryError as exc:
         problems.append(Problem(shown, line, "structure", str(exc)))
         return
+    mol = chem.graph()
     wrong = sorted(set(mol.atoms) - set(ELEMENTS))
     if wrong:
         problems.append(Problem(shown, line, "structure",
                                 f"expected only H, O, N and C, found {', '.join(ELEMENT_NAMES.get(e, e) for e in wrong)}"))
+        return
+    if any(chem.charges) or len(chem.fragments) > 1:
+        problems.append(Problem(shown, line, "structure", "expected one neutral molecule, found ions or several pieces"))
         return
     try:
         written = formula_counts(card.formula or "")
     except ChemistryError as exc:
         problems.append(Problem(shown, line, "formula", str(exc)))
         return
-    if written != mol.counts():
+    if written != chem.counts:
         problems.append(Problem(shown, line, "formula",
-                                f"expected {mol.formula()} (the structure's formula), found {card.formula!r}"))
+                                f"expected {chem.formula} (the structure's formula), found {card.formula!r}"))
     if mol.missing_bonds():
         problems.append(Problem(shown, line, "structure",
                                 f"expected a complete compound, found {mol.missing_bonds()} open bond(s)"))
-    if field is not None and embed(mol.atoms, mol.bonds, field) is None:
+    elif field is not None and embed(mol.atoms, mol.bonds, field) is None:
         problems.append(Problem(shown, line, "structure",
                                 f"cannot be built on a {field.rows}x{field.cols} compound field"))
+    else:
+        card.layout  # laid out once, now, for the printer and the phones
 
 
 def _unique_ids(rows, shown: str, problems: list[Problem]) -> None:
@@ -185,59 +218,39 @@ def _unique_ids(rows, shown: str, problems: list[Problem]) -> None:
         seen.setdefault(card.id, line)
 
 
-def load(folder: Path) -> LabNotesData:
-    """Read and check a Lab Notes data folder; every problem of every file at once."""
-    folder = Path(folder)
+def parse(files: CardFiles) -> LabNotesData:
+    """Read and check a Lab Notes card set; every problem of every file at once."""
     problems: list[Problem] = []
-    results: dict[str, object] = {}
-    readers = {
-        "dice.yaml": lambda p: read_yaml(p, DiceData),
-        "sheet.yaml": lambda p: read_yaml(p, SheetData),
-    }
-    decks = {"tools.csv": ToolCard, "notecards.csv": Notecard}
-    for name in FILES:
-        path = folder / name
-        if not path.exists():
-            problems.append(Problem(display_path(path), None, None, "file is missing"))
-        elif name in decks:
-            # Good rows are checked further even when other rows are bad.
-            results[name], bad = read_csv_rows(path, decks[name])
-            problems.extend(bad)
-        else:
-            try:
-                results[name] = readers[name](path)
-            except DataError as exc:
-                problems.extend(exc.problems)
-    sheet = results.get("sheet.yaml")
-    field = sheet.hexfield if isinstance(sheet, SheetData) else None
-    for name in ("tools.csv", "notecards.csv"):
-        rows = results.get(name)
-        if rows is None:
-            continue
-        shown = display_path(folder / name)
+    dice = files.document("dice.yaml", DiceData, problems)
+    sheet = files.document("sheet.yaml", SheetData, problems)
+    tools = files.table("tools.csv", ToolCard, problems)
+    notecards = files.table("notecards.csv", Notecard, problems)
+    field = sheet.hexfield if sheet is not None else None
+    for name, rows in (("tools.csv", tools), ("notecards.csv", notecards)):
+        shown = files.shown(name)
         _unique_ids(rows, shown, problems)
-        for line, card in rows:  # type: ignore[union-attr]
-            if getattr(card, "structure", None):
+        for line, card in rows:
+            if card.structure:
                 _check_compound(card, field, shown, line, problems)
-    if "tools.csv" in results:
-        shown = display_path(folder / "tools.csv")
-        states = {t.state for _, t in results["tools.csv"]}  # type: ignore[union-attr]
+    shown = files.shown("tools.csv")
+    for line, tool in tools:
+        if tool.id not in ABILITIES:
+            problems.append(Problem(shown, line, "id",
+                                    f"expected the id of a tool whose ability the rules know "
+                                    f"({', '.join(ABILITIES)}), found {tool.id!r}: rename a tool, "
+                                    "or re-theme one of these"))
+    if "tools.csv" in files.read:
+        states = {t.state for _, t in tools}
         for state in ("liquid", "solid", "gas"):
             if state not in states:
                 problems.append(Problem(shown, None, "state", f"expected at least one {state} tool (setup takes one of each), found none"))
-            firsts = [t for _, t in results["tools.csv"] if t.state == state and t.first_game]  # type: ignore[union-attr]
+            firsts = [t for _, t in tools if t.state == state and t.first_game]
             if len(firsts) > 1:
                 problems.append(Problem(shown, None, "first_game", f"expected at most one first-game {state} tool, found {len(firsts)}"))
-    if "notecards.csv" in results:
-        cards = [c for _, c in results["notecards.csv"]]  # type: ignore[union-attr]
-        if sum(not c.is_lab_fire for c in cards) < 3:
-            problems.append(Problem(display_path(folder / "notecards.csv"), None, None,
-                                    "expected at least 3 compound notecards (the line shows three)"))
+    if "notecards.csv" in files.read and sum(not c.is_lab_fire for _, c in notecards) < 3:
+        problems.append(Problem(files.shown("notecards.csv"), None, None,
+                                "expected at least 3 compound notecards (the line shows three)"))
     if problems:
         raise DataError(problems)
-    return LabNotesData(
-        dice=results["dice.yaml"],  # type: ignore[arg-type]
-        sheet=results["sheet.yaml"],  # type: ignore[arg-type]
-        tools=[t for _, t in results["tools.csv"]],  # type: ignore[union-attr]
-        notecards=[c for _, c in results["notecards.csv"]],  # type: ignore[union-attr]
-    )
+    return LabNotesData(dice=dice, sheet=sheet, tools=[t for _, t in tools],  # type: ignore[arg-type]
+                        notecards=[c for _, c in notecards])

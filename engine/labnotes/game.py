@@ -1,7 +1,9 @@
 """Lab Notes as an :class:`engine.core.Game`: the contract's methods over
-:mod:`.rules`, :mod:`.state` and :mod:`.scoring`.
+:mod:`.rules`, :mod:`.state` and :mod:`.scoring`, bound to one card set.
 
->>> game = LabNotes()
+>>> from labkit.cardsets import new_game
+>>> from labkit.registry import find
+>>> game = new_game(find("labnotes"))
 >>> state = game.setup(3, seed=7, options={"first_game": True})
 >>> state.tools
 ('centrifuge', 'retort-flask', 'fire-suppressant')
@@ -18,22 +20,15 @@ engine.core.IllegalAction: It is not your pick yet: dice are taken in turn order
 
 from __future__ import annotations
 
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, Mapping
 
-from engine import default_data_dir
 from engine.core import Action, Game, InvalidState, Result
-from engine.labnotes.cards import LabNotesData, load
+from engine.labnotes import invariants
+from engine.labnotes.cards import LabNotesData
 from engine.labnotes.rules import Rules
 from engine.labnotes.scoring import seat_score
 from engine.labnotes.state import BURNED, State, state_from_dict, state_to_dict
 from engine.rng import Rng
-
-
-@lru_cache(maxsize=4)
-def _load(folder: Path) -> LabNotesData:
-    return load(folder)
 
 
 class LabNotes(Game[State]):
@@ -44,9 +39,9 @@ class LabNotes(Game[State]):
     min_players = 2
     max_players = 5
 
-    def __init__(self, data: LabNotesData | None = None) -> None:
-        self.data = data if data is not None else _load(default_data_dir("labnotes"))
-        self.rules = Rules(self.data)
+    def __init__(self, data: LabNotesData) -> None:
+        self.data = data
+        self.rules = Rules(data)
 
     # --- the contract -------------------------------------------------------
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
@@ -107,4 +102,4 @@ class LabNotes(Game[State]):
     def check(self, state: State) -> None:
         if not isinstance(state, State):
             raise InvalidState(f"expected a Lab Notes state, found {type(state).__name__}")
-        self.rules.check(state)
+        invariants.check(self.rules, state)

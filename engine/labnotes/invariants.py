@@ -7,12 +7,19 @@ exactly when built, nothing owed outside its phase.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.core import InvalidState
-from engine.labnotes.rules import FIRE_BURNS, MAX_REROLLS, Rules, _name
+from engine.labnotes.notate import FIRE_BURNS
+from engine.labnotes.reading import name_of as _name
 from engine.labnotes.scoring import compounds
 from engine.labnotes.state import LINE_POINTS, SOURCES, VALENCE, Die, Sheet, State
+from engine.labnotes.tools import MAX_REROLLS
 
-def check(rules: Rules, s: State) -> None:
+if TYPE_CHECKING:
+    from engine.labnotes.rules import Rules
+
+def check(rules: "Rules", s: State) -> None:
     """Every invariant the rules keep; all problems at once, as InvalidState."""
     problems: list[str] = []
     p = problems.append
@@ -45,7 +52,7 @@ def check(rules: Rules, s: State) -> None:
     if problems:
         raise InvalidState("\n".join(problems))
 
-def _check_dice(rules: Rules, s: State, p) -> None:
+def _check_dice(rules: "Rules", s: State, p) -> None:
     if [d.colour for d in s.dice] != rules.dice_colours:
         p(f"dice: expected colours {rules.dice_colours}")
         return
@@ -82,16 +89,18 @@ def _check_dice(rules: Rules, s: State, p) -> None:
         if places["cup"] or places["pool"] or len(places["community"]) != 1 or len(holders) != s.players:
             p("dice: after the draft every seat holds one die and one is the Community die")
 
-def _check_cards(rules: Rules, s: State, p) -> None:
+def _check_cards(rules: "Rules", s: State, p) -> None:
     everything = s.deck + s.line + s.discard
     if sorted(everything) != rules.card_ids:
         p("notecards: every card must be in exactly one of deck, line and discard")
+    if not s.deck and s.discard:
+        p("deck: empty while the discard pile holds cards (it becomes the new deck at once)")
     if len(s.line) > 3:
         p(f"line: {len(s.line)} cards, at most 3")
     if sum(c in rules.lab_fires for c in s.line) > 1:
         p("line: two Lab Fires left in the line")
 
-def _check_sheet(rules: Rules, s: State, i: int, sh: Sheet, p) -> None:
+def _check_sheet(rules: "Rules", s: State, i: int, sh: Sheet, p) -> None:
     f = f"seats.{i}"
     if len(sh.spaces) != rules.size or any(c not in ".xHONC" for c in sh.spaces):
         p(f"{f}.spaces: expected {rules.size} spaces of '.', 'x', H, O, N, C")
@@ -119,20 +128,18 @@ def _check_sheet(rules: Rules, s: State, i: int, sh: Sheet, p) -> None:
         p(f"{f}.tool_marks: {sh.tool_marks} marks on {rules.open_track(sh)} open spaces")
     if not bad:  # compounds are read only from bonds that make sense
         _check_claims(rules, s, f, sh, p)
-    turn_fields = ["pending", "used", "burns", "choosing", "fires", "done", "last_placed"]
-    live = {"roll": [], "select": ["used"], "notate": ["pending", "used", "burns", "choosing", "done",
-                                                       "last_placed"],
+    live = {"roll": [], "select": ["used"], "notate": ["pending", "used", "burns", "choosing", "done", "placed"],
             "fire": ["used", "burns", "fires"], "over": ["used"]}[s.phase]
-    for name in turn_fields:
+    for name in Sheet.TURN_FIELDS:
         if name not in live and getattr(sh, name) not in ((), 0, False, None):
             p(f"{f}.{name}: must be empty in the {s.phase} phase")
     if any(t not in sh.tools for t in sh.used):
         p(f"{f}.used: a tool that is not unlocked")
     if sum(src == "burner" for _, src in sh.pending) > 1 or any(src not in SOURCES for _, src in sh.pending):
         p(f"{f}.pending: sources must be die, community, burner or flask, one burner at most")
-    if sh.last_placed is not None and (not 0 <= sh.last_placed < rules.size
-                                       or sh.spaces[sh.last_placed] not in VALENCE):
-        p(f"{f}.last_placed: space {sh.last_placed} holds no element")
+    if any(not 0 <= k < rules.size or sh.spaces[k] not in VALENCE for k in sh.placed) \
+            or len(set(sh.placed)) != len(sh.placed):
+        p(f"{f}.placed: {list(sh.placed)} are not spaces holding an element, each once")
     if sh.burns > (FIRE_BURNS if s.phase == "fire" else 1) or (sh.choosing and sh.burns):
         p(f"{f}.burns: {sh.burns} owed")
     if sh.fires > s.fires:
@@ -140,7 +147,7 @@ def _check_sheet(rules: Rules, s: State, i: int, sh: Sheet, p) -> None:
     if sh.done and sh.owes():
         p(f"{f}.done: finished with elements or burns still owed")
 
-def _check_claims(rules: Rules, s: State, f: str, sh: Sheet, p) -> None:
+def _check_claims(rules: "Rules", s: State, f: str, sh: Sheet, p) -> None:
     if len(sh.claims) > rules.boxes:
         p(f"{f}.claims: {len(sh.claims)} notecards in {rules.boxes} boxes")
     cards = [c.notecard for c in sh.claims]

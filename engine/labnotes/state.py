@@ -1,10 +1,9 @@
 """The Lab Notes state: plain data, copied cheaply, read back with validation.
 
-Inside the engine a state is a tree of small slotted dataclasses (fast to
-copy, which :meth:`LabNotes.apply` does on every action). Outside it is JSON:
-:func:`state_to_dict` writes it and :func:`state_from_dict` reads it back
-through the pydantic schema (:class:`StateModel`), raising
-:class:`~engine.core.InvalidState` naming the field.
+Each field is declared once, here, with its JSON form and its limits: the
+dataclasses are the engine's state, and pydantic reads and writes them
+(:func:`state_to_dict`, :func:`state_from_dict`), naming the field of any
+problem as :class:`~engine.core.InvalidState`.
 
 A note sheet's compound field is a string, one character per space, read
 left to right and top to bottom: ``.`` empty, ``x`` burned, or the element
@@ -23,15 +22,17 @@ paper sheet labels them ``A1`` (row A at the top, column 1 on the left).
 
 from __future__ import annotations
 
+import json
 import re
-from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, Mapping
+from dataclasses import dataclass, field, fields, is_dataclass
+from typing import Annotated, Any, Literal, Mapping, get_args, get_origin, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BeforeValidator, ConfigDict, Field, PlainSerializer, TypeAdapter, ValidationError
 
 from engine import chem
 from engine.core import InvalidState
 from engine.data import describe
+from engine.hexgrid import HexField
 
 EMPTY = "."
 BURNED = "x"
@@ -42,13 +43,17 @@ VALENCE = {e: chem.VALENCE[e] for e in ELEMENTS}
 LINE_POINTS = (6, 3, 1)
 """Points of the notecard line, from the card next to the deck outward."""
 
-PHASES = ("roll", "select", "notate", "fire", "over")
-DIE_PLACES = ("box", "cup", "pool", "seat", "community")
+Phase = Literal["roll", "select", "notate", "fire", "over"]
+Place = Literal["box", "cup", "pool", "seat", "community"]
 """Where a die is: out of play (``box``), waiting to be rolled (``cup``),
 rolled and available (``pool``), taken by a ``seat``, or the ``community`` die."""
-SOURCES = ("die", "community", "burner", "flask")
+Source = Literal["die", "community", "burner", "flask"]
 """Where a pending element came from: your die, the Community die, a Bunsen
 Burner's free element, or the Retort Flask's second notation of your die."""
+Element = Literal["H", "O", "N", "C"]
+Face = Literal["H", "O", "N", "C", "burner"]
+PHASES: tuple[str, ...] = Phase.__args__  # type: ignore[attr-defined]
+SOURCES: tuple[str, ...] = Source.__args__  # type: ignore[attr-defined]
 
 ROWS = "ABCDEFGHIJKLMNOPQRST"
 DEFAULT_COLS = 6
@@ -78,6 +83,45 @@ def parse_space_label(text: str, rows: int = 6, cols: int = DEFAULT_COLS) -> int
     raise ValueError(f"{text!r} is not a space on the sheet (rows A-{ROWS[rows - 1]}, columns 1-{cols})")
 
 
+@dataclass(frozen=True)
+class FieldSpace:
+    index: int
+    row: int
+    col: int
+    label: str
+    x: float
+    """Centre, in units of the space pitch; (0, 0) is A1's."""
+    y: float
+
+
+@dataclass(frozen=True)
+class FieldLayout:
+    """The compound field as the printed sheet and the phones draw it:
+    every space with its label and centre, and the centres' extent plus one pitch."""
+
+    rows: int
+    cols: int
+    spaces: tuple[FieldSpace, ...]
+    width: float
+    height: float
+    neighbours: tuple[tuple[int, int], ...]
+    """Every pair of touching spaces ``(a, b)``, ``a < b``: where a bond can go."""
+
+
+def field_layout(rows: int, cols: int) -> FieldLayout:
+    """>>> f = field_layout(6, 6)
+    >>> f.spaces[7].label, (f.spaces[7].x, round(f.spaces[7].y, 3)), len(f.neighbours)
+    ('B2', (1.5, 0.866), 85)
+    """
+    hexfield = HexField(rows, cols)
+    spaces = tuple(FieldSpace(r * cols + c, r, c, space_label(r * cols + c, cols), *HexField.centre((r, c)))
+                   for r, c in hexfield)
+    pairs = sorted({bond_key(a.index, b[0] * cols + b[1]) for a in spaces
+                    for b in hexfield.neighbours((a.row, a.col))})
+    width, height = hexfield.size()
+    return FieldLayout(rows, cols, spaces, width, height, tuple(pairs))
+
+
 def bond_key(a: int, b: int) -> tuple[int, int]:
     return (a, b) if a < b else (b, a)
 
@@ -101,16 +145,46 @@ def sheet_from_text(text: str, rows: int = 6, cols: int = DEFAULT_COLS) -> tuple
     return "".join(spaces), bonds
 
 
+# --- how fields look in JSON ---------------------------------------------------------
+def _rows(spaces: str, info: Any) -> str:
+    cols = (info.context or {}).get("cols", DEFAULT_COLS)
+    return "/".join(spaces[i:i + cols] for i in range(0, len(spaces), cols))
+
+
+def _bonds_in(value: Any) -> Any:
+    if not isinstance(value, list):
+        return value
+    out: dict[Any, Any] = {}
+    for entry in value:
+        if not (isinstance(entry, list) and len(entry) == 3):
+            raise ValueError(f"a bond is [space, space, order], found {entry!r}")
+        a, b, order = entry
+        if not (type(a) is int and type(b) is int) or a == b:
+            raise ValueError(f"bond {a}-{b} does not join two spaces")
+        key = bond_key(a, b)
+        if key in out:
+            raise ValueError(f"bond {a}-{b} is listed twice")
+        out[key] = order
+    return out
+
+
+Count = Annotated[int, Field(ge=0)]
+Id = Annotated[str, Field(min_length=1, max_length=80)]
+Spaces = Annotated[str, BeforeValidator(lambda v: v.replace("/", "") if isinstance(v, str) else v),
+                   Field(pattern=r"^[.xHONC]+$"), PlainSerializer(_rows)]
+Bonds = Annotated[dict[tuple[int, int], Annotated[int, Field(ge=1, le=3)]], BeforeValidator(_bonds_in),
+                  PlainSerializer(lambda v: [[a, b, o] for (a, b), o in sorted(v.items())])]
+_CONFIG = ConfigDict(extra="forbid")
+
+
 # --- the state ----------------------------------------------------------------------
 @dataclass(slots=True)
 class Die:
-    colour: str
-    face: str | None = None
-    place: str = "box"
-    seat: int | None = None
-
-    def copy(self) -> "Die":
-        return Die(self.colour, self.face, self.place, self.seat)
+    __pydantic_config__ = _CONFIG
+    colour: Literal["white", "yellow"]
+    face: Face | None = None
+    place: Place = "box"
+    seat: Count | None = None
 
 
 @dataclass(slots=True, frozen=True)
@@ -118,43 +192,38 @@ class Claim:
     """A checked notecard box: the card, the points written beside it, and the
     spaces of the compound that claimed it (complete compounds never change)."""
 
-    notecard: str
-    points: int
-    spaces: tuple[int, ...]
+    __pydantic_config__ = _CONFIG
+    notecard: Id
+    points: Literal[6, 3, 1]
+    spaces: Annotated[tuple[Count, ...], Field(min_length=2)]
 
 
 @dataclass(slots=True)
 class Sheet:
-    """One player's note sheet, plus what they still owe this turn.
+    """One player's note sheet, plus what they still owe this turn."""
 
-    Immutable values (strings, tuples) are shared between copies; only
-    ``bonds`` is copied.
-    """
-
-    spaces: str
-    bonds: dict[tuple[int, int], int] = field(default_factory=dict)
-    trash: str = ""
-    tool_marks: int = 0
+    __pydantic_config__ = _CONFIG
+    spaces: Spaces
+    bonds: Bonds = field(default_factory=dict)
+    trash: Annotated[str, Field(pattern=r"^[HONC]*$")] = ""
+    tool_marks: Count = 0
     claims: tuple[Claim, ...] = ()
-    tools: tuple[str, ...] = ()
+    tools: tuple[Id, ...] = ()
     """Tools unlocked, in the order they were."""
     # this turn
-    pending: tuple[tuple[str, str], ...] = ()
+    pending: tuple[tuple[Element, Source], ...] = ()
     """Elements still to notate (or trash), as ``(element, source)``."""
-    last_placed: int | None = None
-    burns: int = 0
+    placed: tuple[Count, ...] = ()
+    """Spaces notated this turn: bonds go to or from them (Notate Elements)."""
+    burns: Count = 0
     """Spaces owed to a burner (notate phase) or to the Lab Fire being resolved (fire phase)."""
     choosing: bool = False
     """A burner burned: the free element is still to be chosen."""
-    fires: int = 0
+    fires: Count = 0
     """Lab Fires still to resolve (fire phase)."""
-    used: tuple[str, ...] = ()
+    used: tuple[Id, ...] = ()
     """Tools used this turn."""
     done: bool = False
-
-    def copy(self) -> "Sheet":
-        return Sheet(self.spaces, dict(self.bonds), self.trash, self.tool_marks, self.claims, self.tools,
-                     self.pending, self.last_placed, self.burns, self.choosing, self.fires, self.used, self.done)
 
     def empty_spaces(self) -> list[int]:
         return [i for i, c in enumerate(self.spaces) if c == EMPTY]
@@ -169,36 +238,44 @@ class Sheet:
         """Anything left this turn that blocks finishing."""
         return bool(self.pending or self.burns or self.choosing or self.fires)
 
+    def new_turn(self) -> None:
+        """Clear what belongs to one turn."""
+        self.pending, self.used, self.placed, self.burns, self.fires = (), (), (), 0, 0
+        self.choosing = self.done = False
+
+    TURN_FIELDS = ("pending", "placed", "burns", "choosing", "fires", "used", "done")
+
 
 @dataclass(slots=True)
 class State:
-    players: int
-    tools: tuple[str, ...]
+    __pydantic_config__ = _CONFIG
+    players: Annotated[int, Field(ge=1, le=20)]
+    tools: tuple[Id, ...]
     """The three tool cards of this game: one liquid, one solid, one gas."""
-    rng: int
+    rng: Annotated[int, Field(ge=0, lt=1 << 64)]
     dice: list[Die]
-    deck: list[str]
+    deck: list[Id]
     """Face down, top card first."""
-    line: list[str]
+    line: list[Id]
     """Face up, the card next to the deck (worth 6) first."""
-    discard: list[str]
+    discard: list[Id]
     seats: list[Sheet]
-    lead: int = 0
-    round: int = 1
-    phase: str = "roll"
-    picks: int = 0
+    lead: Count = 0
+    round: Annotated[int, Field(ge=1)] = 1
+    phase: Phase = "roll"
+    picks: Count = 0
     """Dice taken so far this round."""
-    rerolls: int = 0
+    rerolls: Count = 0
     """Centrifuge rerolls in the current pick."""
     claimed: bool = False
     """Someone claimed a notecard this turn (the line refills)."""
-    fires: int = 0
+    fires: Count = 0
     """Lab Fires of this round (line reveals and an unattended burner)."""
+    game: Literal["labnotes"] = "labnotes"
 
     def copy(self) -> "State":
-        return State(self.players, self.tools, self.rng, [d.copy() for d in self.dice], list(self.deck),
-                     list(self.line), list(self.discard), [s.copy() for s in self.seats], self.lead,
-                     self.round, self.phase, self.picks, self.rerolls, self.claimed, self.fires)
+        """A copy :meth:`Rules.apply` may change freely."""
+        return _copy_state(self)
 
     def picker(self) -> int:
         """The seat whose pick it is in the select phase."""
@@ -217,137 +294,77 @@ class State:
         return None
 
 
+# --- copying: mutable parts copied, immutable ones shared ----------------------------------
+def _copier(cls: type) -> Any:
+    """A copy function for ``cls`` made from its field declarations, the way
+    :mod:`dataclasses` writes ``__init__``: lists of dataclasses are copied
+    item by item, lists and dicts shallowly (their items are immutable),
+    everything else (strings, numbers, tuples) is shared."""
+    hints = get_type_hints(cls)
+    lines = ["def copy(o):", "    n = _new(C)"]
+    scope: dict[str, Any] = {"_new": object.__new__, "C": cls}
+    for f in fields(cls):
+        kind = get_origin(hints[f.name]) or hints[f.name]
+        args = get_args(hints[f.name])
+        if kind is list and args and is_dataclass(args[0]):
+            scope[f"copy_{f.name}"] = _copier(args[0])
+            lines.append(f"    n.{f.name} = [copy_{f.name}(x) for x in o.{f.name}]")
+        elif kind in (list, dict):
+            lines.append(f"    n.{f.name} = {kind.__name__}(o.{f.name})")
+        else:
+            lines.append(f"    n.{f.name} = o.{f.name}")
+    exec("\n".join(lines + ["    return n"]), scope)
+    return scope["copy"]
+
+
 # --- JSON ---------------------------------------------------------------------------
-def _rows(spaces: str, cols: int) -> str:
-    return "/".join(spaces[i:i + cols] for i in range(0, len(spaces), cols))
+_copy_state = _copier(State)
+_ADAPTER = TypeAdapter(State)
 
 
 def state_to_dict(state: State, cols: int = DEFAULT_COLS) -> dict[str, Any]:
-    return {
-        "game": "labnotes",
-        "players": state.players,
-        "tools": list(state.tools),
-        "rng": state.rng,
-        "lead": state.lead,
-        "round": state.round,
-        "phase": state.phase,
-        "picks": state.picks,
-        "rerolls": state.rerolls,
-        "claimed": state.claimed,
-        "fires": state.fires,
-        "dice": [{"colour": d.colour, "face": d.face, "place": d.place, "seat": d.seat} for d in state.dice],
-        "deck": list(state.deck),
-        "line": list(state.line),
-        "discard": list(state.discard),
-        "seats": [{
-            "spaces": _rows(s.spaces, cols),
-            "bonds": [[a, b, o] for (a, b), o in sorted(s.bonds.items())],
-            "trash": s.trash,
-            "tool_marks": s.tool_marks,
-            "claims": [{"notecard": c.notecard, "points": c.points, "spaces": list(c.spaces)} for c in s.claims],
-            "tools": list(s.tools),
-            "pending": [[e, src] for e, src in s.pending],
-            "last_placed": s.last_placed,
-            "burns": s.burns,
-            "choosing": s.choosing,
-            "fires": s.fires,
-            "used": list(s.used),
-            "done": s.done,
-        } for s in state.seats],
-    }
-
-
-_Strict = ConfigDict(extra="forbid", strict=True)
-Count = Annotated[int, Field(ge=0)]
-Id = Annotated[str, Field(min_length=1, max_length=80)]
-
-
-class DieModel(BaseModel):
-    model_config = _Strict
-    colour: Literal["white", "yellow"]
-    face: Literal["H", "O", "N", "C", "burner"] | None
-    place: Literal["box", "cup", "pool", "seat", "community"]
-    seat: Count | None
-
-
-class ClaimModel(BaseModel):
-    model_config = _Strict
-    notecard: Id
-    points: Literal[6, 3, 1]
-    spaces: list[Count] = Field(min_length=2)
-
-
-class SheetModel(BaseModel):
-    model_config = _Strict
-    spaces: str = Field(pattern=r"^[.xHONC/]+$")
-    bonds: list[Annotated[list[int], Field(min_length=3, max_length=3)]]
-    trash: str = Field(pattern=r"^[HONC]*$")
-    tool_marks: Count
-    claims: list[ClaimModel]
-    tools: list[Id]
-    pending: list[Annotated[tuple[Literal["H", "O", "N", "C"], Literal["die", "community", "burner", "flask"]],
-                            Field(strict=False)]]  # JSON has no tuples: a pair arrives as a list
-    last_placed: Count | None
-    burns: Count
-    choosing: bool
-    fires: Count
-    used: list[Id]
-    done: bool
-
-
-class StateModel(BaseModel):
-    """The JSON schema of a Lab Notes state (what :func:`state_to_dict` writes)."""
-
-    model_config = _Strict
-    game: Literal["labnotes"]
-    players: Annotated[int, Field(ge=1, le=20)]
-    tools: list[Id]
-    rng: Annotated[int, Field(ge=0, lt=1 << 64)]
-    lead: Count
-    round: Annotated[int, Field(ge=1)]
-    phase: Literal["roll", "select", "notate", "fire", "over"]
-    picks: Count
-    rerolls: Count
-    claimed: bool
-    fires: Count
-    dice: list[DieModel]
-    deck: list[Id]
-    line: list[Id]
-    discard: list[Id]
-    seats: list[SheetModel]
+    return _ADAPTER.dump_python(state, mode="json", context={"cols": cols})
 
 
 def _where(loc: tuple[Any, ...]) -> str:
     return ".".join(str(p) for p in loc) or "state"
 
 
+_NESTED: dict[type, dict[str, type]] = {State: {"seats": Sheet, "dice": Die}, Sheet: {"claims": Claim}}
+
+
+def _missing(data: Any, cls: type, where: tuple[Any, ...]) -> list[str]:
+    """Fields a saved state leaves out: every one is written, so every one is read
+    (the defaults are for the engine's own convenience, not for JSON)."""
+    if not isinstance(data, Mapping):
+        return []
+    out = [f"{_where(where + (f.name,))}: expected a value, found nothing"
+           for f in fields(cls) if f.name not in data]
+    for name, inner in _NESTED.get(cls, {}).items():
+        if isinstance(data.get(name), list):
+            for i, item in enumerate(data[name]):
+                out.extend(_missing(item, inner, where + (name, i)))
+    return out
+
+
 def state_from_dict(data: Mapping[str, Any], cols: int = DEFAULT_COLS) -> State:
     """Read a state written by :func:`state_to_dict`; the schema is checked
-    here, the rules' invariants by :meth:`LabNotes.check`."""
+    here (strictly: ``"3"`` is not 3, and no field may be left out), the
+    rules' invariants by :meth:`LabNotes.check`."""
     if not isinstance(data, Mapping):
         raise InvalidState(f"state: expected a JSON object, found {type(data).__name__}")
+    missing = _missing(data, State, ())
+    if missing:
+        raise InvalidState("\n".join(missing))
     try:
-        m = StateModel.model_validate(data)
-    except ValidationError as exc:
-        raise InvalidState("\n".join(f"{_where(e['loc'])}: {describe(e)}" for e in exc.errors())) from None
-    seats = []
-    for i, s in enumerate(m.seats):
-        spaces = s.spaces.split("/")
-        if any(len(r) != cols for r in spaces):
-            raise InvalidState(f"seats.{i}.spaces: expected rows of {cols} spaces joined by '/', found {s.spaces!r}")
-        bonds: dict[tuple[int, int], int] = {}
-        for a, b, o in s.bonds:
-            key = bond_key(a, b)
-            if key in bonds or a == b:
-                raise InvalidState(f"seats.{i}.bonds: bond {a}-{b} is listed twice or joins a space to itself")
-            bonds[key] = o
-        seats.append(Sheet(
-            spaces="".join(spaces), bonds=bonds, trash=s.trash, tool_marks=s.tool_marks,
-            claims=tuple(Claim(c.notecard, c.points, tuple(sorted(c.spaces))) for c in s.claims),
-            tools=tuple(s.tools), pending=tuple((e, src) for e, src in s.pending), last_placed=s.last_placed,
-            burns=s.burns, choosing=s.choosing, fires=s.fires, used=tuple(s.used), done=s.done))
-    return State(players=m.players, tools=tuple(m.tools), rng=m.rng,
-                 dice=[Die(d.colour, d.face, d.place, d.seat) for d in m.dice],
-                 deck=list(m.deck), line=list(m.line), discard=list(m.discard), seats=seats,
-                 lead=m.lead, round=m.round, phase=m.phase, picks=m.picks, rerolls=m.rerolls,
-                 claimed=m.claimed, fires=m.fires)
+        state = _ADAPTER.validate_json(json.dumps(data), strict=True)
+    except (ValidationError, TypeError, ValueError) as exc:
+        if isinstance(exc, ValidationError):
+            raise InvalidState("\n".join(f"{_where(e['loc'])}: {describe(e)}" for e in exc.errors())) from None
+        raise InvalidState(f"state: not plain JSON ({exc})") from None
+    for i, sheet in enumerate(data.get("seats", [])):
+        rows = sheet.get("spaces", "").split("/") if isinstance(sheet, Mapping) else []
+        if any(len(r) != cols for r in rows):
+            raise InvalidState(f"seats.{i}.spaces: expected rows of {cols} spaces joined by '/', "
+                               f"found {sheet['spaces']!r}")
+    return state

@@ -19,9 +19,10 @@ from urllib.parse import quote
 
 import pytest
 
-import engine
 from companion import HTMX_FILE, create_app
-from tests.companion.toygame import ToyRace
+from labkit import registry
+from tests.toygame import GAME as TOY
+from tests.toygame.game import ToyRace
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
@@ -29,13 +30,10 @@ DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
 
 @pytest.fixture
 def toy() -> Iterator[type[ToyRace]]:
-    """Toy Race in the engine's registry for this test only."""
-    had = engine.GAMES.get("toyrace")
-    if had is None:
-        engine.register(ToyRace)
+    """Toy Race in the registry for this test only (a game from outside the core)."""
+    registry.register(TOY)
     yield ToyRace
-    if had is None:
-        engine.GAMES.pop("toyrace", None)
+    registry.unregister("toyrace")
 
 
 def make_app(tmp_path: Path, database_url: str | None = None, **config: Any) -> Any:
@@ -235,10 +233,12 @@ class Server:
         cmd = [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(self.port),
                "--instance-path", str(self.instance), "--no-qr", "--allow-chosen-seed",
                "--rate-limit", "create=off", "--rate-limit", "join=off",
-               "--game-module", "tests.companion.toyplugin", *self.extra]
+               *self.extra]
         if self.database_url:
             cmd += ["--database-url", self.database_url]
         env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+        env["LABKIT_GAMES"] = "tests.toygame:GAME"   # a game from outside the core, named, not installed
+        env["PYTHONPATH"] = str(ROOT)
         self.log = open(self.instance.parent / f"server-{self.port}.log", "ab")
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout

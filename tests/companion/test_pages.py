@@ -91,7 +91,8 @@ def test_the_host_moves_a_seat_to_a_new_phone(phones: Any) -> None:
     assert "Your move." in new_phone.get(f"/t/{code}").get_data(as_text=True)
     assert new_phone.act(code, {"type": "bet", "guess": "high"}).status_code == 200
     assert new_phone.client.get(f"/t/{code}/claim/not-a-token").status_code == 404
-    assert host.post(f"/t/{code}/seats/7/handover").status_code == 200       # no such seat: said, not a crash
+    missing = host.post(f"/t/{code}/seats/7/handover")                    # no such seat: said, not a crash
+    assert missing.status_code == 409 and "There is no seat 8 at this table." in missing.get_data(as_text=True)
 
 
 def test_no_one_acts_for_another_seat_or_as_the_host(phones: Any) -> None:
@@ -141,7 +142,7 @@ def test_an_illegal_move_shows_its_reason_next_to_the_control(phones: Any) -> No
     before = ada.version(code)
     response = ada.act(code, {"type": "roll"}, origin="actions")
     body = response.get_data(as_text=True)
-    assert response.status_code == 200
+    assert response.status_code == 422          # the rules refuse it; htmx still shows the page (base.html)
     reason = re.search(r'<section class="card board" id="control-actions">.*?<p class="error-text" role="alert">(.*?)</p>',
                        body, re.S)
     assert reason and "Everyone bets before the lead rolls." in reason.group(1)

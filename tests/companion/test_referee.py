@@ -7,8 +7,11 @@ from typing import Any
 
 import pytest
 
-from companion.db import Database, Store
-from companion.referee import BadInput, Conflict, IllegalAction, Referee, Refused
+from companion.db import Database
+from companion.errors import BadInput, Conflict, Refused
+from companion.referee import Referee
+from companion.store import Store
+from engine.core import IllegalAction
 
 
 @pytest.fixture
@@ -118,6 +121,24 @@ def test_only_a_started_table_takes_actions_and_undo(referee: Referee) -> None:
     referee.join(table["code"], "Solo")
     with pytest.raises(Refused, match="at least 2"):
         referee.start(table["code"], referee.version(table["code"]))
+
+
+def test_the_lobby_seats_each_name_once_up_to_the_limit(referee: Referee) -> None:
+    """The lobby's rules live in the referee: the store only records."""
+    table, _ = referee.create("toyrace", {}, seed=1)
+    code = table["code"]
+    assert referee.join(code, "Ada")[0] == 0
+    with pytest.raises(Refused, match="already called"):
+        referee.join(code, "ADA")
+    assert referee.join(code, "Bo")[0] == 1
+    assert referee.join(code, "Cy")[0] == 2
+    with pytest.raises(Refused, match="full"):
+        referee.join(code, "Di")
+    snap = referee.snapshot(code)
+    assert snap.names == ["Ada", "Bo", "Cy"]
+    referee.start(snap, snap.version)
+    with pytest.raises(Refused, match="started"):
+        referee.join(code, "Late")
 
 
 def test_bad_options_fail_at_creation(referee: Referee) -> None:

@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 
-from companion.db import Conflict, Database, NotFound, Refused, Store
+from companion.db import Database
+from companion.errors import NotFound
+from companion.store import CodeTaken, Store, VersionConflict
 
 
 @pytest.fixture
@@ -25,8 +27,8 @@ def _table(store: Store, code: str = "ABCDE") -> dict[str, Any]:
 
 def _playing(store: Store) -> dict[str, Any]:
     t = _table(store)
-    store.add_seat(t["id"], "Ada", "a" * 64, 3)
-    _, version = store.add_seat(t["id"], "Bo", "b" * 64, 3)
+    version = store.add_seat(t["id"], t["version"], 0, "Ada", "a" * 64)
+    version = store.add_seat(t["id"], version, 1, "Bo", "b" * 64)
     store.start(t["id"], version, 2)
     return store.table("ABCDE")
 
@@ -44,27 +46,28 @@ def test_a_table_round_trips(store: Store) -> None:
 
 def test_codes_are_unique(store: Store) -> None:
     _table(store)
-    with pytest.raises(Conflict):
+    with pytest.raises(CodeTaken):
         _table(store)
 
 
-def test_seats_are_numbered_bounded_and_named_once(store: Store) -> None:
+def test_a_seat_is_added_only_on_the_version_seen(store: Store) -> None:
+    """The store keeps what the lobby allows (its rules are the referee's):
+    a seat goes in on top of the version the referee read, never twice."""
     t = _table(store)
-    assert store.add_seat(t["id"], "Ada", "a" * 64, 2) == (0, 1)
-    with pytest.raises(Refused, match="already called"):
-        store.add_seat(t["id"], "ADA", "c" * 64, 2)
-    assert store.add_seat(t["id"], "Bo", "b" * 64, 2) == (1, 2)
-    with pytest.raises(Refused, match="full"):
-        store.add_seat(t["id"], "Cy", "c" * 64, 2)
-    assert [s["name"] for s in store.seats(t["id"])] == ["Ada", "Bo"]
-    assert store.seat_for_token(t["id"], "b" * 64) == 1
-    assert store.seat_for_token(t["id"], "x" * 64) is None
+    assert store.add_seat(t["id"], 0, 0, "Ada", "a" * 64) == 1
+    with pytest.raises(VersionConflict):
+        store.add_seat(t["id"], 0, 1, "Bo", "b" * 64)        # someone joined since version 0
+    with pytest.raises(VersionConflict):
+        store.add_seat(t["id"], 1, 0, "Bo", "b" * 64)        # seat 0 is taken
+    assert store.add_seat(t["id"], 1, 1, "Bo", "b" * 64) == 2
+    assert [(s["seat"], s["name"], s["token"]) for s in store.seats(t["id"])] == [(0, "Ada", "a" * 64),
+                                                                                 (1, "Bo", "b" * 64)]
 
 
 def test_no_one_joins_after_the_start(store: Store) -> None:
     t = _playing(store)
-    with pytest.raises(Refused, match="started"):
-        store.add_seat(t["id"], "Late", "l" * 64, 3)
+    with pytest.raises(VersionConflict):
+        store.add_seat(t["id"], t["version"], 2, "Late", "l" * 64)
 
 
 def test_actions_append_on_the_version_seen_and_undo(store: Store) -> None:
@@ -72,7 +75,7 @@ def test_actions_append_on_the_version_seen_and_undo(store: Store) -> None:
     v = t["version"]
     v1 = store.append_action(t["id"], v, 0, 0, {"type": "bet", "guess": "high"})
     assert v1 == v + 1
-    with pytest.raises(Conflict):
+    with pytest.raises(VersionConflict):
         store.append_action(t["id"], v, 0, 1, {"type": "bet", "guess": "low"})   # stale version
     v2 = store.append_action(t["id"], v1, 1, 1, {"type": "bet", "guess": "low"})
     assert [e.action["guess"] for e in store.log(t["id"])] == ["high", "low"]
@@ -81,11 +84,10 @@ def test_actions_append_on_the_version_seen_and_undo(store: Store) -> None:
     row = store.table("ABCDE")
     assert (row["version"], row["moves"], row["rewound_at"]) == (v3, 1, v3)
     assert [e.seq for e in store.log(t["id"])] == [1]
-    with pytest.raises(Conflict):
+    with pytest.raises(VersionConflict):
         store.undo(t["id"], v2)                          # the version moved on
     store.undo(t["id"], v3)
-    with pytest.raises(Refused, match="nothing to undo"):
-        store.undo(t["id"], v3 + 1)
+    assert store.undo(t["id"], v3 + 1) is None           # nothing to undo
 
 
 def test_two_threads_on_one_version_exactly_one_applies(store: Store) -> None:
@@ -98,7 +100,7 @@ def test_two_threads_on_one_version_exactly_one_applies(store: Store) -> None:
         try:
             store.append_action(t["id"], t["version"], 0, i % 2, {"type": "bet", "guess": "high", "n": i})
             outcomes.append("applied")
-        except Conflict:
+        except VersionConflict:
             outcomes.append("conflict")
 
     threads = [threading.Thread(target=write, args=(i,)) for i in range(8)]

@@ -10,13 +10,16 @@ from typing import Iterable
 import pytest
 
 from engine.labnotes import LabNotes
+from engine.labnotes.dice import start_notate
 from engine.labnotes.scoring import compounds
 from engine.labnotes.state import State, parse_space_label, sheet_from_text
+from labkit.cardsets import new_game
+from labkit.registry import find
 
 FIRST_GAME = ("centrifuge", "retort-flask", "fire-suppressant")
 DESIGNED = ("pipette", "mortar-and-pestle", "fume-hood")
 
-_GAME = LabNotes()
+_GAME = new_game(find("labnotes"))
 
 
 @pytest.fixture(scope="session")
@@ -76,7 +79,7 @@ def notating(game: LabNotes, dice: Iterable[str], community: str, sheets: dict[i
         die.face = face
         die.place, die.seat = ("community", None) if seat is None else ("seat", seat)
     s.phase = "notate"
-    game.rules._start_notate(s)
+    start_notate(s)
     for seat, text in (sheets or {}).items():
         s.seats[seat].spaces, s.seats[seat].bonds = sheet_from_text(text)
         unlock(game, s, seat)

@@ -10,16 +10,17 @@ import random
 
 import pytest
 
-import engine
 from engine.core import Game, IllegalAction, InvalidState, Result
+from labkit import registry
+from labkit.cardsets import new_game
 
-NAMES = sorted(engine.GAMES)
+NAMES = registry.names()
 MAX_STEPS = 20_000
 
 
 @pytest.fixture(scope="module", params=NAMES)
 def game(request) -> Game:
-    return engine.find_game(request.param)()
+    return new_game(registry.find(request.param))
 
 
 def player_counts(game: Game) -> list[int]:
@@ -48,10 +49,11 @@ def playout(game: Game, players: int, seed: int, every: int = 1, check_each=None
 
 
 def test_registry_finds_the_game(game):
-    assert engine.find_game(game.name) is type(game)
-    assert game.title and 1 <= game.min_players <= game.max_players
+    found = registry.find(game.name)
+    assert isinstance(game, type(new_game(found)))
+    assert found.title == game.title and 1 <= found.min_players <= found.max_players
     with pytest.raises(KeyError):
-        engine.find_game("no-such-game")
+        registry.find("no-such-game")
 
 
 def test_setup_refuses_player_counts_outside_the_box(game):

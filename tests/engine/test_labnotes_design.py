@@ -11,6 +11,7 @@ import pytest
 
 from engine.core import IllegalAction
 from engine.labnotes import LabNotes
+from engine.labnotes.setup import choose_tools
 from engine.rng import Rng
 from tests.engine.conftest import FINISH, arrange_cards, notating, run, tool, trash
 
@@ -39,7 +40,7 @@ def test_design_rule_16_setup_flips_two_notecards_the_second_next_to_the_deck(ga
     """Design rule 16: "the second sits next to the deck (6 points), the first beside it (3)"."""
     for seed in range(5):
         rng = Rng(seed)
-        game.rules._choose_tools(rng, {})
+        choose_tools(game.rules, rng, {})
         deck = list(game.rules.card_ids)
         rng.shuffle(deck)
         first, second = [c for c in deck if c not in game.rules.lab_fires][:2]

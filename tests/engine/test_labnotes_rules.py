@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core import IllegalAction
+from engine.labnotes.setup import choose_tools
 from engine.labnotes.state import parse_space_label as sp
 from tests.engine.conftest import (DESIGNED, FINISH, FIRST_GAME, arrange_cards, bond, burn, notate, notating,
                                    run, tool, trash)
@@ -96,7 +97,7 @@ def _first_card(game, seed):
     from engine.rng import Rng
 
     rng = Rng(seed)
-    game.rules._choose_tools(rng, {})
+    choose_tools(game.rules, rng, {})
     deck = list(game.rules.card_ids)
     rng.shuffle(deck)
     return deck[0]
@@ -208,19 +209,24 @@ def test_bonds_only_to_or_from_the_newly_placed_element(game):
     placed element." """
     s = notating(game, ["H", "O"], "O", {0: "A1:O B1:H"})
     s = game.apply(s, 0, notate("H", "D4"))
-    with pytest.raises(IllegalAction, match=r"just placed \(D4\)"):
+    with pytest.raises(IllegalAction, match=r"placed this turn \(D4\)"):
         game.apply(s, 0, bond("A1", "B1"))
     s = game.apply(s, 0, notate("O", "A2"))
     s = run(game, s, (0, bond("A2", "A1")), (0, bond("B1", "A2")))
     assert s.seats[0].bonds == {(0, 1): 1, (1, 6): 1}
 
 
-def test_bonds_only_until_the_next_element_is_placed(game):
-    """Design rule 2: bonds to an element only "until the next element is
-    placed or the player finishes"."""
+def test_design_rule_2_every_element_placed_this_turn_is_newly_placed(game):
+    """Design rule 2: bonds go to or from any element placed this turn, in
+    any order, so a paper turn entered in another order is the same turn."""
     s = notating(game, ["H", "O"], "O", {0: "A1:O"})
     s = run(game, s, (0, notate("H", "A2")), (0, notate("O", "E5")))
-    with pytest.raises(IllegalAction, match="just placed"):
+    assert {"type": "bond", "spaces": [0, 1]} in game.actions(s, 0)
+    s = game.apply(s, 0, bond("A1", "A2"))
+    assert s.seats[0].bonds == {(0, 1): 1}
+    s = game.apply(s, 0, FINISH)
+    assert s.seats[0].placed == (1, 28)
+    with pytest.raises(IllegalAction, match="finished notating"):
         game.apply(s, 0, bond("A1", "A2"))
 
 
@@ -484,17 +490,34 @@ def test_notecard_line_does_not_refill_without_a_claim(game):
     assert s.line == line and s.phase == "roll"
 
 
-def test_empty_deck_reshuffles_the_discard_pile(game):
+def test_empty_deck_reshuffles_the_discard_pile_at_once(game):
     """Lab Fires: "If the Notecard deck is ever empty, shuffle the discard pile
-    and place it face-down to form a new deck." """
+    and place it face-down to form a new deck." Design rule 12: at once, the
+    moment the last card is drawn, not when the next card is needed."""
     s = notating(game, ["H", "O"], "O", {0: METHANE})
     others = [c for c in game.rules.card_ids if c not in ("methane", "ammonia")]
-    arrange_cards(game, s, line=["methane", "ammonia"], discard=others)
-    assert s.deck == []
+    last, rest = others[0], others[1:]
+    arrange_cards(game, s, line=["methane", "ammonia"], deck_top=[last], discard=rest)
+    assert s.deck == [last]
     s = run(game, s, (0, _claim("methane")), (0, trash("H")), (0, trash("O")),
             (1, trash("O")), (1, trash("O")), (0, FINISH), (1, FINISH))
-    assert len(s.line) == 3 and s.line[0] in others and s.discard == []
-    assert len(s.deck) == len(others) - 1
+    assert s.line == [last, "methane", "ammonia"]
+    assert s.discard == [] and sorted(s.deck) == sorted(rest)  # already the new deck
+    game.check(s)
+
+
+def test_design_rule_12_a_card_falling_off_after_the_reshuffle_waits(game):
+    """Design rule 12: the discard pile became the deck when the deck
+    emptied, so the card that falls off the line next waits in the new
+    discard pile instead of coming straight back."""
+    s = notating(game, ["H", "O"], "O", {0: METHANE})
+    others = [c for c in game.rules.card_ids if c not in ("methane", "ammonia") and c not in game.rules.lab_fires]
+    third, rest = others[0], [c for c in game.rules.card_ids if c not in ("methane", "ammonia", others[0])]
+    arrange_cards(game, s, line=["methane", "ammonia", third], deck_top=rest)
+    s.deck, s.discard = rest, []
+    s = run(game, s, (0, _claim("methane")), (0, trash("H")), (0, trash("O")),
+            (1, trash("O")), (1, trash("O")), (0, FINISH), (1, FINISH))
+    assert third in s.discard and third not in s.deck and third not in s.line
 
 
 # --- Score & Claim Notecards ---------------------------------------------------------------------

@@ -19,7 +19,7 @@ def board_svg(w: float, h: float) -> str:
         for r in range(int(h // 17.3)) for c in range(int(w // 20)))
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" viewBox="0 0 {w} {h}">'
             f'<rect x="0" y="0" width="{w}" height="{h}" fill="#ffffff" stroke="#000"/>{hexes}'
-            f'<text x="{w / 2}" y="{h / 2}" font-family="Vera" font-size="12" text-anchor="middle">SCOREBOARD</text></svg>')
+            f'<text x="{w / 2}" y="{h / 2}" font-family="DejaVu Sans" font-size="12" text-anchor="middle">SCOREBOARD</text></svg>')
 
 
 def test_a_board_bigger_than_the_paper_is_tiled_with_overlaps(tmp_path):

@@ -40,9 +40,9 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def labnotes() -> None:
-    from engine import GAMES
+    from labkit import registry
 
-    if "labnotes" not in GAMES:
+    if "labnotes" not in registry.games():
         pytest.skip("the Lab Notes engine is not registered")
     need_htmx()
 
@@ -100,18 +100,18 @@ def test_a_table_of_lab_notes_on_three_phones(browser: Any, labnotes: None, serv
     # Ada takes an element die on her phone; Bo takes the burner if there is one, so the Community die is an element.
     element_die = next(a["die"] for a in state["actions"]
                        if a["type"] == "take_die" and state["view"]["dice"][a["die"]]["face"] != "burner")
-    ada.click(f'button.die[data-action*="\\"die\\":{element_die}"]')
+    ada.click(f'button.die[data-act*="\\"die\\":{element_die}"]')
     bo.wait_for_selector("text=Your pick: tap a die to take it.")
     mine = api(base, "GET", f"/api/tables/{code}", token=bo_token)[1]
     takes = [a for a in mine["actions"] if a["type"] == "take_die"]
     burner = [a for a in takes if mine["view"]["dice"][a["die"]]["face"] == "burner"]
-    bo.click(f'button.die[data-action*="\\"die\\":{(burner or takes)[0]["die"]}"]')
+    bo.click(f'button.die[data-act*="\\"die\\":{(burner or takes)[0]["die"]}"]')
 
     # Ada notates both her elements on two neighbouring spaces: tap a space, then the element.
-    ada.wait_for_selector("button[data-space-action]")
+    ada.wait_for_selector("button[data-option]")
     for space in (0, 1):
         ada.click(f'svg.sheet[data-mine] .space[data-space="{space}"]')
-        ada.locator("button[data-space-action]:not([disabled])").first.click()
+        ada.locator("button[data-option]:not([disabled])").first.click()
         ada.wait_for_selector(f'svg.sheet[data-mine] .space[data-space="{space}"]:not(.tappable)')
     # ... and Bo sees Ada's sheet change, without a reload.
     bo.wait_for_selector('[data-sheet-of="0"] .space[data-space="1"][class*="el-"]', state="attached", timeout=3_000)

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from engine import GAMES
+from labkit import registry
 
 
 @pytest.fixture(autouse=True)
 def _labnotes() -> None:
-    if "labnotes" not in GAMES:
+    if "labnotes" not in registry.games():
         pytest.skip("the Lab Notes engine is not registered")
 
 
@@ -32,14 +32,26 @@ def _page(app: Any, code: str, token: str | None) -> str:
     return client.get(f"/t/{code}").get_data(as_text=True)
 
 
+def _attr(tag: str, name: str) -> str | None:
+    m = re.search(rf"""{name}=(?:"([^"]*)"|'([^']*)')""", tag)
+    return None if m is None else html.unescape(m.group(1) if m.group(1) is not None else m.group(2))
+
+
 def _offered(page: str) -> list[dict[str, Any]]:
-    """Every action a page offers: direct buttons, plus space actions with each space."""
+    """Every action a page offers through the generic gestures: direct
+    buttons (data-act), options completed by each of their targets
+    (data-option, data-fill, data-values) and select menus. The gaps between
+    elements are left out: every gap may be tapped, offered or not."""
     out = []
-    for raw in re.findall(r'data-action="([^"]+)"', page):
-        out.append(json.loads(html.unescape(raw)))
-    for raw, spaces in re.findall(r'data-space-action="([^"]+)"\s+data-spaces="([^"]*)"', page):
-        base = json.loads(html.unescape(raw))
-        out.extend({**base, "space": int(k)} for k in spaces.split(",") if k)
+    for tag in re.findall(r"<[^>]+>", page):
+        if "data-gap=" in tag:
+            continue
+        act, option = _attr(tag, "data-act"), _attr(tag, "data-option")
+        if act:
+            out.append(json.loads(act))
+        if option:
+            field, values = _attr(tag, "data-fill"), _attr(tag, "data-values") or ""
+            out.extend({**json.loads(option), field: int(v)} for v in values.split(",") if v)
     for raw in re.findall(r'<option value="([^"]+)"', page):
         if raw.startswith("{"):
             out.append(json.loads(html.unescape(raw)))
@@ -144,28 +156,29 @@ def test_a_paper_sheet_is_scored_on_its_page(phones: Any) -> None:
     phone = phones()
     page = phone.get("/labnotes/sheet").get_data(as_text=True)
     assert 'data-paper="true"' in page and page.count('data-paper-mark=') == 6
-    scored = phone.post("/labnotes/sheet", {"sheet": json.dumps(WATER)}).get_data(as_text=True)
+    scored = phone.post("/labnotes/sheet", {"data": json.dumps(WATER)}).get_data(as_text=True)
     assert "Pat: 2 points" in scored and "H2O" in scored
-    broken = phone.post("/labnotes/sheet", {"sheet": json.dumps({"elements": {"A1": "O", "A2": "H"},
+    broken = phone.post("/labnotes/sheet", {"data": json.dumps({"elements": {"A1": "O", "A2": "H"},
                                                                   "bonds": [["A1", "A2", 2]]})})
     text = broken.get_data(as_text=True)
     assert "breaks 1 rule" in text and "Hydrogen takes only 1" in text
-    junk = phone.post("/labnotes/sheet", {"sheet": "{not json"}).get_data(as_text=True)
+    junk = phone.post("/labnotes/sheet", {"data": "{not json"}).get_data(as_text=True)
     assert "not valid JSON" in junk
     # without htmx the whole page comes back, with a status that says how it went
-    assert phone.post("/labnotes/sheet", {"sheet": "{"}, htmx=False).status_code == 400
-    assert phone.client.post("/labnotes/sheet", data={"sheet": "{}"}).status_code == 403   # CSRF
+    assert phone.post("/labnotes/sheet", {"data": "{"}, htmx=False).status_code == 400
+    assert phone.client.post("/labnotes/sheet", data={"data": "{}"}).status_code == 403   # CSRF
 
 
 def test_a_paper_sheet_through_the_api(app: Any) -> None:
     from tests.companion.test_api import check
 
     client = app.test_client()
-    ok = check(app, "POST", "/api/games/labnotes/sheet", client.post("/api/games/labnotes/sheet", json=WATER))
-    assert ok.status_code == 200 and ok.json["total"] == 2 and ok.json["name"] == "Pat"
-    bad = check(app, "POST", "/api/games/labnotes/sheet",
-                client.post("/api/games/labnotes/sheet", json={"elements": {"Z9": "H"}}))
+    url = "/api/games/labnotes/paper/score"
+    ok = check(app, "POST", "/api/games/{game}/paper/{verb}", client.post(url, json=WATER))
+    assert ok.status_code == 200 and ok.json["data"]["total"] == 2 and ok.json["data"]["name"] == "Pat"
+    assert ok.json["ok"] and ["TOTAL / GRADE", "2"] in ok.json["rows"]
+    bad = check(app, "POST", "/api/games/{game}/paper/{verb}", client.post(url, json={"elements": {"Z9": "H"}}))
     assert bad.status_code == 422 and len(bad.json["problems"]) >= 2
-    junk = check(app, "POST", "/api/games/labnotes/sheet",
-                 client.post("/api/games/labnotes/sheet", data="[1,", content_type="application/json"))
+    junk = check(app, "POST", "/api/games/{game}/paper/{verb}",
+                 client.post(url, data="[1,", content_type="application/json"))
     assert junk.status_code == 400

@@ -13,11 +13,14 @@ a sheet that breaks a rule raises :class:`~engine.core.InvalidState` listing
 every problem, one per line. As at the end of a game, elements with no bond
 burn before scoring (End Game).
 
+>>> from labkit.cardsets import new_game
+>>> from labkit.registry import find
+>>> game = new_game(find("labnotes"))
 >>> score = score_sheet({"elements": {"A1": "C", "A2": "N", "A3": "H"},
-...                      "bonds": [["A1", "A2", 2], ["A2", "A3", 1]]})
+...                      "bonds": [["A1", "A2", 2], ["A2", "A3", 1]]}, game.rules)
 >>> [(line.label, line.points) for line in score.lines], score.total
 ([('Compounds', 2), ('Notecards', 0), ('Burned spaces', 0)], 2)
->>> score_sheet({"elements": {"A1": "O", "A2": "H"}, "bonds": [["A1", "A2", 2]]})
+>>> score_sheet({"elements": {"A1": "O", "A2": "H"}, "bonds": [["A1", "A2", 2]]}, game.rules)
 Traceback (most recent call last):
 ...
 engine.core.InvalidState: This sheet breaks 1 rule:
@@ -26,43 +29,25 @@ engine.core.InvalidState: This sheet breaks 1 rule:
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from engine.chem import ELEMENT_NAMES
-from engine.core import InvalidState, SeatScore
-from engine.labnotes.cards import LabNotesData
-from engine.labnotes.rules import Rules
+from engine.core import Game, InvalidState, SeatScore
+from engine.descriptor import PaperReport, PaperTool
 from engine.labnotes.scoring import burn_unconnected, compounds, seat_score, unconnected
 from engine.labnotes.state import (BURNED, DEFAULT_COLS, EMPTY, LINE_POINTS, VALENCE, Sheet, bond_key,
                                    parse_space_label, space_label)
+
+if TYPE_CHECKING:
+    from engine.labnotes.rules import Rules
 
 FIELDS = ("game", "player", "elements", "bonds", "burned", "trash", "notecards", "tool_marks")
 REQUIRED = ("elements", "bonds")
 
 
-_RULES: dict[int, tuple[LabNotesData, Rules]] = {}
-
-
-def _rules(cards: LabNotesData | None) -> Rules:
-    """The rules of a card set, built once (they parse every compound)."""
-    if cards is None:
-        from engine import default_data_dir
-        from engine.labnotes.game import _load
-
-        cards = _load(default_data_dir("labnotes"))
-    if id(cards) not in _RULES:
-        _RULES[id(cards)] = (cards, Rules(cards))  # the card set is kept, so its id stays its own
-    return _RULES[id(cards)][1]
-
-
-def score_sheet(data: Mapping[str, Any], cards: LabNotesData | None = None) -> SeatScore:
-    """The score boxes of a paper sheet given as a JSON object (see the module doc).
-
-    ``cards`` is the card set the sheet was played with (the rulebook's by default).
-    """
-    rules = _rules(cards)
+def score_sheet(data: Mapping[str, Any], rules: "Rules") -> SeatScore:
+    """The score boxes of a paper sheet given as a JSON object (see the module
+    doc), played with the card set ``rules`` is bound to."""
     cards = rules.data
     rows, cols = rules.rows, rules.cols
     problems: list[str] = []
@@ -146,7 +131,7 @@ def score_sheet(data: Mapping[str, Any], cards: LabNotesData | None = None) -> S
     })
 
 
-def _bonds(raw: Any, spaces: str, rules: Rules, space, p) -> dict[tuple[int, int], int]:
+def _bonds(raw: Any, spaces: str, rules: "Rules", space, p) -> dict[tuple[int, int], int]:
     cols = rules.cols
     bonds: dict[tuple[int, int], int] = {}
     if not isinstance(raw, list):
@@ -177,7 +162,7 @@ def _bonds(raw: Any, spaces: str, rules: Rules, space, p) -> dict[tuple[int, int
     return bonds
 
 
-def _notecards(raw: Any, spaces: str, bonds, rules: Rules, p) -> list[int]:
+def _notecards(raw: Any, spaces: str, bonds, rules: "Rules", p) -> list[int]:
     cards = rules.data
     if not isinstance(raw, list):
         p("notecards: expected a list like [{\"notecard\": \"methane\", \"points\": 6}]")
@@ -236,18 +221,15 @@ def sheet_to_dict(sheet: Sheet, cols: int = DEFAULT_COLS, player: str | None = N
     return out
 
 
-def score_sheet_file(path: str | Path, cards: LabNotesData | None = None) -> SeatScore:
-    """:func:`score_sheet` of a JSON file, for ``labkit score labnotes SHEET.json``."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidState(f"{path}: cannot read the sheet: {exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidState(f"{path}: not valid JSON: line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
-    try:
-        return score_sheet(data, cards)
-    except InvalidState as exc:
-        raise InvalidState(f"{path}: {exc}") from None
+def score_report(game: Game, data: Any) -> PaperReport:
+    """The paper tool: a finished sheet's score boxes, for ``labkit score
+    labnotes SHEET.json`` and the companion's page."""
+    score = score_sheet(data, game.rules)  # type: ignore[attr-defined]
+    return PaperReport(ok=True, title=f"{score.name}: {score.total} points",
+                       summary=f"The sheet scores {score.total}.",
+                       rows=tuple((line.label, str(line.points)) for line in score.lines)
+                       + (("TOTAL / GRADE", str(score.total)),),
+                       data=score.to_dict())
+
+
+SCORE_SHEET = PaperTool("score", "a finished paper note sheet", score_report, "docs/labnotes-sheet-format.md")

@@ -1,11 +1,12 @@
-"""A tiny game that exercises everything the companion relies on, without
-waiting for a real engine: a seeded die, a hidden value per seat, a
-simultaneous phase, a turn-based phase and an illegal move.
+"""Toy Race's rules: a tiny game that exercises everything the house relies
+on, without waiting for a real engine: a seeded die, a hidden card per
+seat, a simultaneous phase, a turn-based phase and an illegal move.
 
 Dice race, 2-3 players. Each round everyone secretly bets "high" or "low"
 (all at once), then the lead rolls one die: a right bet scores the die. The
 lead passes on. First to ``target`` points ends the game; each player's
-secret bonus (drawn at setup, seen only by its owner until the end) is added.
+secret bonus card (dealt at setup from the card set, seen only by its owner
+until the end) is added.
 """
 
 from __future__ import annotations
@@ -23,6 +24,10 @@ class ToyRace(Game[dict]):
     min_players = 2
     max_players = 3
 
+    def __init__(self, cards) -> None:
+        self.cards = cards
+        self.bonuses = [b.points for b in cards.bonuses]
+
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> dict:
         options = dict(options or {})
         unknown = set(options) - {"target"}
@@ -34,7 +39,7 @@ class ToyRace(Game[dict]):
         if not self.min_players <= players <= self.max_players:
             raise InvalidState(f"Toy Race is for 2 or 3 players, not {players}")
         rng = Rng(seed)
-        secrets = [rng.below(6) + 1 for _ in range(players)]
+        secrets = [rng.choice(self.bonuses) for _ in range(players)]
         return {"players": players, "round": 1, "phase": "bet", "lead": 0, "bets": [None] * players,
                 "last_die": None, "scores": [0] * players, "secret": secrets, "target": target,
                 "rng": rng.state}
@@ -56,6 +61,8 @@ class ToyRace(Game[dict]):
     def apply(self, state: dict, seat: int, action: Action) -> dict:
         if self.is_over(state):
             raise IllegalAction("The race is over.")
+        if not isinstance(action, dict):
+            raise IllegalAction("An action is a JSON object with a type.")
         kind = action.get("type")
         new = copy.deepcopy(state)
         if kind == "bet":
@@ -63,7 +70,7 @@ class ToyRace(Game[dict]):
                 raise IllegalAction("Bets are closed: the lead is rolling.")
             if state["bets"][seat] is not None:
                 raise IllegalAction("You have already bet this round.")
-            if action.get("guess") not in ("high", "low"):
+            if not isinstance(action.get("guess"), str) or action["guess"] not in ("high", "low"):
                 raise IllegalAction("Bet high or low.")
             new["bets"][seat] = action["guess"]
             if all(b is not None for b in new["bets"]):
@@ -124,6 +131,6 @@ class ToyRace(Game[dict]):
         new = copy.deepcopy(state)
         for s in range(state["players"]):
             if s != seat and not self.is_over(state):
-                new["secret"][s] = rng.below(6) + 1
+                new["secret"][s] = rng.choice(self.bonuses)
         new["rng"] = rng.state
         return new

@@ -1,0 +1,63 @@
+"""Lab Notes at the table: its board (drawn from the engine's view and
+actions), its styles, and a page to score a finished paper note sheet by
+tapping it in (it posts to the house's paper tools)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, render_template, request
+
+from companion.games.labnotes.board import action_label, board_context
+from companion.games.labnotes.sheet import draw_sheet
+from companion.plugins import Part, Plugin
+
+blueprint = Blueprint("labnotes", __name__, template_folder="templates", static_folder="static",
+                      static_url_path="/static/games/labnotes")
+
+
+def _paper_context(**kw: Any) -> dict[str, Any]:
+    from companion.web import get_referee
+
+    game = get_referee().game("labnotes")
+    field = game.rules.field
+    blank = {"spaces": "." * len(field.spaces), "bonds": [], "placed": []}
+    svg = draw_sheet(blank, field, offered_spaces=set(range(len(field.spaces))), mine=True, all_gaps=True)
+    ctx = {"svg": svg, "cards": [c for c in game.data.notecards if not c.is_lab_fire],
+           "trash_cans": game.data.sheet.trash_cans, "boxes": game.data.sheet.notecard_boxes,
+           "result": None, "problems": None, "sheet_json": "", "title": game.title}
+    ctx.update(kw)
+    return ctx
+
+
+@blueprint.get("/labnotes/sheet")
+def paper() -> str:
+    return render_template("labnotes/paper.html", **_paper_context())
+
+
+@blueprint.post("/labnotes/sheet")
+def score_paper() -> Any:
+    """Score a finished paper sheet: the JSON the tapping page builds, or one pasted."""
+    from companion import paper as house
+    from companion.security import rate_limit
+
+    rate_limit("paper")
+    text = request.form.get("data", "")
+    status, report, problems = house.run("labnotes", "score", text)
+    ctx = _paper_context(result=report["data"] if report else None, problems=problems, sheet_json=text)
+    if request.headers.get("HX-Request") == "true":
+        return render_template("labnotes/_paper_result.html", **ctx), status
+    return render_template("labnotes/paper.html", **ctx), status
+
+
+PLUGIN = Plugin(
+    parts=(Part("round", "labnotes/_round.html"), Part("dice", "labnotes/_dice.html"),
+           Part("line", "labnotes/_line.html"), Part("sheet", "labnotes/_mysheet.html"),
+           Part("tools", "labnotes/_tools.html"), Part("others", "labnotes/_others.html"),
+           Part("breakdown", "labnotes/_breakdown.html")),
+    board_context=board_context,
+    action_label=action_label,
+    blueprint=blueprint,
+    styles=("labnotes.css",),
+    links=(("Score a paper Lab Notes sheet", "labnotes.paper"),),
+)

@@ -1,0 +1,94 @@
+"""A note sheet and a card's compound, as geometry for the phone's SVG.
+
+Where each space is and what it is called comes from the engine
+(``Rules.field``), how a compound is laid out from the card
+(``card.layout``, the engine's lattice layout) and the bond strokes from
+:func:`engine.molecules.bond_lines`: the printed sheet and cards use the
+same, so paper and phone agree.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine.chem import ELEMENT_NAMES, element
+from engine.labnotes.state import FieldLayout
+from engine.molecules import Layout, bond_lines
+
+SPACE_R = 0.34          # the drawn circle, in units of the space pitch
+HIT_R = 0.48            # what a finger may tap
+GAP_R = 0.25
+MARGIN_LEFT, MARGIN_TOP, MARGIN_RIGHT, MARGIN_BOTTOM = 0.85, 0.75, 0.6, 0.6
+BOND_SPREAD = 0.1
+
+
+def formula_runs(text: str | None) -> list[tuple[str, bool]]:
+    """``"CH3OH"`` as runs of letters and of subscript digits."""
+    return [(m.group(0), m.group(0).isdigit()) for m in re.finditer(r"\d+|\D+", text or "")]
+
+
+def structure(layout: Layout) -> dict[str, Any]:
+    """A card's compound for a small SVG (pitch units, half a pitch of
+    margin), each atom in its element's colour."""
+    m = 0.5
+    atoms = [{"element": a.element, "x": round(a.x + m, 3), "y": round(a.y + m, 3),
+              "fill": element(a.element).fill, "ink": element(a.element).ink, "stroke": element(a.element).stroke}
+             for a in layout.atoms]
+    lines = [{"x1": round(x1 + m, 3), "y1": round(y1 + m, 3), "x2": round(x2 + m, 3), "y2": round(y2 + m, 3)}
+             for x1, y1, x2, y2 in layout.lines(BOND_SPREAD, SPACE_R - 0.02)]
+    return {"atoms": atoms, "lines": lines, "width": round(layout.width + 2 * m, 3),
+            "height": round(layout.height + 2 * m, 3), "r": SPACE_R}
+
+
+def _centre(field: FieldLayout, index: int) -> tuple[float, float]:
+    space = field.spaces[index]
+    return MARGIN_LEFT + space.x, MARGIN_TOP + space.y
+
+
+def _title(label: str, ch: str) -> str:
+    if ch == ".":
+        return f"{label}: empty"
+    if ch == "x":
+        return f"{label}: burned"
+    return f"{label}: {ELEMENT_NAMES.get(ch, ch)}"
+
+
+def draw_sheet(shown: dict[str, Any], field: FieldLayout, *, offered_spaces: set[int] = frozenset(),
+               offered_bonds: set[tuple[int, int]] = frozenset(), mine: bool = False,
+               all_gaps: bool = False) -> dict[str, Any]:
+    """Geometry of one note sheet (a seat's view of it) for the SVG template."""
+    spaces = shown["spaces"].replace("/", "")
+    placed = set(shown.get("placed", ()))
+    width = MARGIN_LEFT + field.width - 1 + MARGIN_RIGHT
+    height = MARGIN_TOP + field.height - 1 + MARGIN_BOTTOM
+    cells = []
+    for space, ch in zip(field.spaces, spaces):
+        x, y = _centre(field, space.index)
+        cls = ["space"] + (["burned"] if ch == "x" else [f"el-{ch}"] if ch != "." else [])
+        if space.index in placed:
+            cls.append("new")
+        if mine and space.index in offered_spaces:
+            cls.append("tappable")
+        cells.append({"index": space.index, "label": space.label, "x": round(x, 3), "y": round(y, 3),
+                      "char": ch, "cls": " ".join(cls), "title": _title(space.label, ch)})
+    bonds = []
+    for a, b, order in shown["bonds"]:
+        lines = [{"x1": round(x1, 3), "y1": round(y1, 3), "x2": round(x2, 3), "y2": round(y2, 3)}
+                 for x1, y1, x2, y2 in bond_lines(_centre(field, a), _centre(field, b), order, BOND_SPREAD,
+                                                  SPACE_R - 0.02)]
+        bonds.append({"a": a, "b": b, "order": order, "lines": lines})
+    gaps = []
+    if mine:
+        existing = {(a, b): o for a, b, o in shown["bonds"]}
+        for a, b in field.neighbours:
+            if all_gaps or (spaces[a] in ELEMENT_NAMES and spaces[b] in ELEMENT_NAMES):
+                (ax, ay), (bx, by) = _centre(field, a), _centre(field, b)
+                gaps.append({"a": a, "b": b, "x": round((ax + bx) / 2, 3), "y": round((ay + by) / 2, 3),
+                             "offered": (a, b) in offered_bonds, "order": existing.get((a, b), 0),
+                             "name": f"{field.spaces[a].label}\u2013{field.spaces[b].label}"})
+    rows = [{"text": s.label[0], "x": 0.3, "y": round(MARGIN_TOP + s.y, 3)} for s in field.spaces if s.col == 0]
+    cols = [{"text": s.label[1:], "x": round(MARGIN_LEFT + s.x + 0.25, 3), "y": 0.28}
+            for s in field.spaces if s.row == 0]
+    return {"width": round(width, 3), "height": round(height, 3), "cells": cells, "bonds": bonds, "gaps": gaps,
+            "rows": rows, "cols": cols, "r": SPACE_R, "hit": HIT_R, "gap_r": GAP_R}

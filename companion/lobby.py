@@ -1,0 +1,142 @@
+"""The lobby's rules: making a table, taking a seat, starting the game,
+moving a seat to another phone. The store only records what these allow.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import unicodedata
+from typing import TYPE_CHECKING, Any
+
+from engine.core import RulesError
+from companion.errors import BadInput, Conflict, NotFound, Refused
+from companion.snapshot import Snapshot, digest
+from companion.store import CodeTaken, VersionConflict
+from labkit import registry
+
+if TYPE_CHECKING:
+    from companion.referee import Referee
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I/1, O/0, L: read aloud across a table
+CODE_LENGTH = 5
+NAME_MAX = 24
+OPTIONS_MAX_CHARS = 2000
+
+
+def clean_code(code: str) -> str:
+    """A join code as typed on a phone: case and spaces do not matter."""
+    code = "".join(str(code).split()).upper()
+    if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+        raise NotFound(f"There is no table {code[:12]}. Check the code.")
+    return code
+
+
+def clean_name(name: Any) -> str:
+    if not isinstance(name, str):
+        raise BadInput("A name is text.")
+    name = unicodedata.normalize("NFC", " ".join(name.split()))
+    if not name:
+        raise BadInput("Type a name to join.")
+    if len(name) > NAME_MAX:
+        raise BadInput(f"A name has at most {NAME_MAX} characters.")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+        raise BadInput("A name cannot contain control or invisible characters.")
+    return name
+
+
+def plain_json(value: Any, limit: int, what: str) -> str:
+    """``value`` as canonical JSON text, refusing NaN, infinity, non-JSON
+    types and anything longer than ``limit`` characters."""
+    try:
+        text = json.dumps(value, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        raise BadInput(f"{what} must be plain JSON (no NaN or infinity).") from None
+    if len(text) > limit:
+        raise BadInput(f"{what} may be at most {limit} characters of JSON.")
+    return text
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+class LobbyRules:
+    """The lobby half of :class:`~companion.referee.Referee`."""
+
+    def create(self: "Referee", game_name: Any, options: Any = None, seed: int | None = None) -> tuple[dict[str, Any], str]:
+        """A new table in its lobby, and the host's secret token."""
+        if not isinstance(game_name, str) or game_name not in registry.games():
+            known = ", ".join(self.game_names()) or "none"
+            raise BadInput(f"Unknown game {str(game_name)[:40]!r}: the companion knows {known}.")
+        game = self.game(game_name)
+        options = {} if options is None else options
+        if not isinstance(options, dict):
+            raise BadInput("Options are a JSON object.")
+        plain_json(options, OPTIONS_MAX_CHARS, "Options")
+        if seed is None:
+            seed = secrets.randbits(63)
+        elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
+            raise BadInput("A seed is an integer from 0 to 2^63 - 1.")
+        try:  # the engine reads the options now, so a bad option fails at creation
+            game.setup(game.min_players, seed, options)
+        except RulesError as exc:
+            raise BadInput(_sentence(f"These options do not work: {exc}")) from None
+        host_token = secrets.token_urlsafe(24)
+        for _ in range(20):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            try:
+                table = self.store.create_table(code=code, game=game_name, seed=seed, options=options,
+                                                host_token=digest(host_token))
+                return table, host_token
+            except CodeTaken:
+                continue
+        raise RuntimeError("could not find a free table code")  # pragma: no cover - 28 million codes
+
+    def join(self: "Referee", table: str | Snapshot, name: Any) -> tuple[int, str, Snapshot]:
+        """Seat a player; returns (seat, secret token, the table now)."""
+        name = clean_name(name)
+        token = secrets.token_urlsafe(24)
+        for _ in range(10):
+            snap = self.snapshot(table) if isinstance(table, str) else table
+            if snap.started:
+                raise Refused("The game has started: you can watch, but no one can join now.")
+            limit = snap.game.max_players
+            if len(snap.seats) >= limit:
+                raise Refused(f"The table is full ({limit} players).")
+            if any(s["name"].casefold() == name.casefold() for s in snap.seats):
+                raise Refused(f"Someone at this table is already called {name}: pick another name.")
+            seat = len(snap.seats)
+            try:
+                self.store.add_seat(snap.table["id"], snap.version, seat, name, digest(token))
+            except VersionConflict:
+                table = snap.code  # someone joined at the same moment: look again
+                continue
+            return seat, token, self.snapshot(snap.code)
+        raise Conflict("The table is very busy: try again.", self.snapshot(snap.code))
+
+    def new_seat_token(self: "Referee", table: str | Snapshot, seat: Any) -> str:
+        """A fresh secret for ``seat``, for a player who moves to another phone."""
+        snap = self.snapshot(table) if isinstance(table, str) else table
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise BadInput("A seat is a number.")
+        if not 0 <= seat < len(snap.seats):
+            raise Refused(f"There is no seat {seat + 1} at this table.")
+        token = secrets.token_urlsafe(24)
+        self.store.replace_seat_token(snap.table["id"], seat, digest(token))
+        return token
+
+    def start(self: "Referee", table: str | Snapshot, seen_version: int) -> Snapshot:
+        snap = self.snapshot(table) if isinstance(table, str) else table
+        if snap.started:
+            raise Refused("The game has already started.")
+        seated = len(snap.seats)
+        if seated < snap.game.min_players:
+            raise Refused(f"{snap.game.title} needs at least {snap.game.min_players} players; {seated} seated.")
+        try:
+            self.store.start(snap.table["id"], seen_version, seated)
+        except VersionConflict:
+            raise Conflict("Someone joined just now: check the seats and start again.",
+                           self.snapshot(snap.code)) from None
+        return self.snapshot(snap.code)

@@ -1,0 +1,103 @@
+"""What a game adds to the companion beyond the engine's contract, found
+through its descriptor (``GameDescriptor.companion`` names the module; the
+module defines ``PLUGIN``). A game without one is served by the generic
+board: its view and a button per legal action.
+
+A plugin lives in ``companion/games/<game>/`` with its own ``templates/``
+(named ``<game>/...``) and ``static/`` (served under
+``/static/games/<game>/``), loaded only on that game's pages.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable
+
+from flask import Blueprint, Flask
+
+from labkit import registry
+
+
+@dataclass(frozen=True)
+class Part:
+    """One region of a game's board. The page shows the parts in order, each
+    in ``<div id="part-<name>">``; a change re-renders the parts, and a part
+    whose HTML did not change is left alone on the phone."""
+
+    name: str
+    template: str
+    shared: bool = False
+    """The same for every viewer (it may not use ``me``): rendered once per
+    version and sent to every phone. Otherwise rendered once per seat."""
+
+
+@dataclass(frozen=True)
+class Plugin:
+    parts: tuple[Part, ...]
+    """Its board, region by region, e.g. ``Part("dice", "labnotes/_dice.html")``."""
+    board_context: Callable[[Any, int | None], dict[str, Any]] | None = None
+    """``(snapshot, seat) -> names for the board template``: drawing only, no rule."""
+    action_label: Callable[[dict[str, Any]], str] | None = None
+    """Words for an action's button."""
+    blueprint: Blueprint | None = None
+    """Its pages, templates and static files."""
+    styles: tuple[str, ...] = ()
+    """Files of its blueprint's static folder, linked on its tables' pages."""
+    scripts: tuple[str, ...] = ()
+    links: tuple[tuple[str, str], ...] = ()
+    """``(label, endpoint)`` shown on the home page."""
+    openapi_paths: Callable[[], dict[str, Any]] | None = None
+
+
+GENERIC = Plugin(parts=(Part("board", "companion/generic/_board.html"),))
+
+
+@lru_cache(maxsize=None)
+def _load(module_name: str) -> Plugin:
+    module = importlib.import_module(module_name)
+    found = getattr(module, "PLUGIN", None)
+    if not isinstance(found, Plugin):
+        raise RuntimeError(f"{module_name} defines no PLUGIN (a companion.plugins.Plugin)")
+    return found
+
+
+def plugin(game: str) -> Plugin:
+    descriptor = registry.games().get(game)
+    if descriptor is None or descriptor.companion is None:
+        return GENERIC
+    return _load(descriptor.companion)
+
+
+def plugins() -> dict[str, Plugin]:
+    return {name: plugin(name) for name in registry.names()}
+
+
+def init_app(app: Flask) -> None:
+    for p in plugins().values():
+        if p.blueprint is not None and p.blueprint.name not in app.blueprints:
+            app.register_blueprint(p.blueprint)
+
+
+def action_label(game: str, action: dict[str, Any]) -> str:
+    p = plugin(game)
+    if p.action_label is not None:
+        label = p.action_label(action)
+        if label:
+            return label
+    rest = ", ".join(f"{k} {v}" for k, v in action.items() if k != "type")
+    words = str(action.get("type", "?")).replace("_", " ").capitalize()
+    return f"{words} ({rest})" if rest else words
+
+
+def openapi_paths() -> dict[str, Any]:
+    paths: dict[str, Any] = {}
+    for p in plugins().values():
+        if p.openapi_paths is not None:
+            paths.update(p.openapi_paths())
+    return paths
+
+
+def links() -> list[tuple[str, str]]:
+    return [link for p in plugins().values() for link in p.links]

@@ -1,0 +1,204 @@
+"""Every question and change the companion makes of its database, and
+nothing else: no rule of the lobby or of a game lives here (those are the
+referee's); the store only keeps what it is told, and refuses to write on
+top of a version that is no longer the table's.
+
+Every change bumps the table's ``version`` inside the same transaction with
+``UPDATE ... WHERE version = ?``: two threads or two processes acting on the
+same version can never both succeed (the loser gets :class:`VersionConflict`),
+and the primary key on ``(table_id, seq)`` of the log backs that up.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from companion.db import Database
+from companion.errors import NotFound
+
+
+class VersionConflict(Exception):
+    """The table moved on since the version the caller saw (the referee
+    looks again, or tells the phone)."""
+
+
+class CodeTaken(Exception):
+    """Another table already has this code."""
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    seq: int
+    version: int
+    seat: int
+    action: dict[str, Any]
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class Store:
+    def __init__(self, database: Database) -> None:
+        self.db = database
+
+    # --- tables ------------------------------------------------------------------
+    def create_table(self, *, code: str, game: str, seed: int, options: dict[str, Any],
+                     host_token: str) -> dict[str, Any]:
+        """Insert a new table in its lobby. Raises :class:`CodeTaken`."""
+        t = now()
+        with self.db.connect() as c:
+            try:
+                with c.write():
+                    row = c.one(
+                        "INSERT INTO game_tables (code, game, seed, options, host_token, status, "
+                        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?) RETURNING *",
+                        (code, game, seed, json.dumps(options, sort_keys=True), host_token, t, t))
+            except Exception as exc:  # a unique violation from either back end
+                if _is_unique_violation(exc):
+                    raise CodeTaken(code) from None
+                raise
+        assert row is not None
+        return _table(row)
+
+    def table(self, code: str) -> dict[str, Any]:
+        with self.db.connect() as c:
+            row = c.one("SELECT * FROM game_tables WHERE code = ?", (code,))
+        if row is None:
+            raise NotFound(f"There is no table {code}. Check the code.")
+        return _table(row)
+
+    def version(self, code: str) -> int:
+        """The table's version alone: what a phone polls."""
+        with self.db.connect() as c:
+            row = c.one("SELECT version FROM game_tables WHERE code = ?", (code,))
+        if row is None:
+            raise NotFound(f"There is no table {code}. Check the code.")
+        return int(row["version"])
+
+    def count_tables(self) -> int:
+        with self.db.connect() as c:
+            row = c.one("SELECT COUNT(*) AS n FROM game_tables")
+        return int(row["n"]) if row else 0
+
+    # --- seats --------------------------------------------------------------------
+    def seats(self, table_id: int) -> list[dict[str, Any]]:
+        """Every seat with its token's digest (the referee finds a phone's seat among them)."""
+        with self.db.connect() as c:
+            return c.all("SELECT seat, name, token, joined_at FROM seats WHERE table_id = ? ORDER BY seat",
+                         (table_id,))
+
+    def add_seat(self, table_id: int, expected_version: int, seat: int, name: str, token_digest: str) -> int:
+        """Seat a player at a table still in its lobby and still at
+        ``expected_version``. Returns the new version."""
+        with self.db.connect() as c:
+            try:
+                with c.write():
+                    row = c.one("UPDATE game_tables SET version = version + 1, updated_at = ? "
+                                "WHERE id = ? AND status = 'lobby' AND version = ? RETURNING version",
+                                (now(), table_id, expected_version))
+                    if row is None:
+                        raise VersionConflict()
+                    c.execute("INSERT INTO seats (table_id, seat, name, token, joined_at) VALUES (?, ?, ?, ?, ?)",
+                              (table_id, seat, name, token_digest, now()))
+            except VersionConflict:
+                raise
+            except Exception as exc:
+                if _is_unique_violation(exc):
+                    raise VersionConflict() from None
+                raise
+        return int(row["version"])
+
+    def replace_seat_token(self, table_id: int, seat: int, token_digest: str) -> int:
+        """Give a seat a new secret (its player moves to another phone); the
+        old one stops working. Returns the new version."""
+        with self.db.connect() as c:
+            with c.write():
+                row = c.one("UPDATE seats SET token = ? WHERE table_id = ? AND seat = ? RETURNING seat",
+                            (token_digest, table_id, seat))
+                if row is None:
+                    raise NotFound(f"There is no seat {seat + 1} at this table.")
+                version = c.one("UPDATE game_tables SET version = version + 1, updated_at = ? WHERE id = ? "
+                                "RETURNING version", (now(), table_id))
+        assert version is not None
+        return int(version["version"])
+
+    # --- the game -------------------------------------------------------------------
+    def start(self, table_id: int, expected_version: int, players: int) -> int:
+        with self.db.connect() as c:
+            with c.write():
+                row = c.one("UPDATE game_tables SET status = 'playing', players = ?, version = version + 1, "
+                            "updated_at = ? WHERE id = ? AND status = 'lobby' AND version = ? RETURNING version",
+                            (players, now(), table_id, expected_version))
+                if row is None:
+                    raise VersionConflict()
+        return int(row["version"])
+
+    def append_action(self, table_id: int, expected_version: int, expected_moves: int,
+                      seat: int, action: dict[str, Any]) -> int:
+        """Log one action on top of ``expected_version``; returns the new
+        version. Raises :class:`VersionConflict` if anything happened since."""
+        text = json.dumps(action, sort_keys=True, separators=(",", ":"))
+        with self.db.connect() as c:
+            try:
+                with c.write():
+                    row = c.one("UPDATE game_tables SET version = version + 1, moves = moves + 1, updated_at = ? "
+                                "WHERE id = ? AND version = ? AND moves = ? AND status = 'playing' "
+                                "RETURNING version", (now(), table_id, expected_version, expected_moves))
+                    if row is None:
+                        raise VersionConflict()
+                    c.execute("INSERT INTO actions (table_id, seq, version, seat, action, created_at) "
+                              "VALUES (?, ?, ?, ?, ?, ?)",
+                              (table_id, expected_moves + 1, row["version"], seat, text, now()))
+            except VersionConflict:
+                raise
+            except Exception as exc:
+                if _is_unique_violation(exc):
+                    raise VersionConflict() from None
+                raise
+        return int(row["version"])
+
+    def undo(self, table_id: int, expected_version: int) -> int | None:
+        """Remove the last logged action; returns the new version, or
+        ``None`` when there is nothing to undo at that version."""
+        with self.db.connect() as c:
+            with c.write():
+                row = c.one("UPDATE game_tables SET version = version + 1, moves = moves - 1, "
+                            "rewound_at = version + 1, updated_at = ? "
+                            "WHERE id = ? AND version = ? AND moves > 0 AND status = 'playing' "
+                            "RETURNING version, moves", (now(), table_id, expected_version))
+                if row is None:
+                    current = c.one("SELECT version FROM game_tables WHERE id = ?", (table_id,))
+                    if current and int(current["version"]) == expected_version:
+                        return None
+                    raise VersionConflict()
+                c.execute("DELETE FROM actions WHERE table_id = ? AND seq = ?", (table_id, int(row["moves"]) + 1))
+        return int(row["version"])
+
+    def log(self, table_id: int, after_seq: int = 0) -> list[LogEntry]:
+        with self.db.connect() as c:
+            rows = c.all("SELECT seq, version, seat, action FROM actions WHERE table_id = ? AND seq > ? "
+                         "ORDER BY seq", (table_id, after_seq))
+        return [LogEntry(int(r["seq"]), int(r["version"]), int(r["seat"]), json.loads(r["action"])) for r in rows]
+
+
+def _table(row: dict[str, Any]) -> dict[str, Any]:
+    row = dict(row)
+    row["options"] = json.loads(row["options"])
+    for key in ("id", "seed", "players", "version", "moves", "rewound_at"):
+        row[key] = int(row[key])
+    return row
+
+
+def _is_unique_violation(exc: Exception) -> bool:
+    if isinstance(exc, sqlite3.IntegrityError):
+        return "UNIQUE" in str(exc) or "PRIMARY KEY" in str(exc)
+    try:
+        import psycopg.errors
+    except ImportError:  # pragma: no cover - psycopg is a dependency
+        return False
+    return isinstance(exc, psycopg.errors.UniqueViolation)

@@ -1,0 +1,184 @@
+"""Where each atom of a molecule goes on a drawing: computed here once and
+handed to the printer's SVG templates and to the phones alike, so that a
+card looks the same on paper and on a screen.
+
+Two looks:
+
+* :func:`lattice`: atoms on the hexagonal packing of a Lab Notes note sheet,
+  every hydrogen its own atom (the way a player builds it there);
+* :func:`skeletal`: RDKit's 2D depiction, each heavy atom labelled with its
+  hydrogens (``OH``, ``NH2``, ``CH3``), for molecules too large for a lattice
+  (amino acids, nucleobases) and for salts (``Ca2+`` beside ``CO3 2-``).
+
+Units: the bond length is 1, ``x`` grows to the right and ``y`` downwards,
+the top-left atom centre is at (0, 0). A renderer scales by its pitch.
+
+>>> water = lattice("O")
+>>> len(water.atoms), len(water.bonds), water.height > 0
+(3, 2, True)
+>>> glu = skeletal("OC(=O)CCC(N)C(=O)O")
+>>> sorted(a.label for a in glu.atoms)
+['C', 'C', 'CH', 'CH2', 'CH2', 'NH2', 'O', 'O', 'OH', 'OH']
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.chem import ChemistryError, structure
+from engine.hexgrid import HexField, embed
+
+
+@dataclass(frozen=True)
+class PlacedAtom:
+    element: str
+    x: float
+    y: float
+    hydrogens: int = 0
+    """Hydrogens folded into this atom's label (skeletal look)."""
+    charge: int = 0
+
+    @property
+    def label(self) -> str:
+        h = self.hydrogens
+        return self.element + ("H" + (str(h) if h > 1 else "") if h else "")
+
+    @property
+    def charge_text(self) -> str:
+        """``"2+"``, ``"−"``: a formal charge as chemists write it (empty for none)."""
+        if not self.charge:
+            return ""
+        size = abs(self.charge)
+        sign = "+" if self.charge > 0 else "\u2212"
+        return f"{size if size > 1 else ''}{sign}"
+
+
+@dataclass(frozen=True)
+class PlacedBond:
+    a: int
+    b: int
+    order: int
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
+@dataclass(frozen=True)
+class Layout:
+    atoms: tuple[PlacedAtom, ...]
+    bonds: tuple[PlacedBond, ...]
+    width: float
+    """From the leftmost to the rightmost atom centre."""
+    height: float
+    look: str
+
+    def lines(self, spread: float, trim: float) -> list[tuple[float, float, float, float]]:
+        """Every stroke of every bond (:func:`bond_lines`), in layout units."""
+        return [seg for b in self.bonds
+                for seg in bond_lines((b.x1, b.y1), (b.x2, b.y2), b.order, spread, trim)]
+
+
+def bond_lines(a: tuple[float, float], b: tuple[float, float], order: int, spread: float,
+               trim: float = 0.0) -> list[tuple[float, float, float, float]]:
+    """Parallel segments drawing a single, double or triple bond between two
+    centres, each end pulled in by ``trim`` (the atom circle's radius).
+
+    >>> bond_lines((0, 0), (1, 0), 2, 0.2)
+    [(0.0, -0.1, 1.0, -0.1), (0.0, 0.1, 1.0, 0.1)]
+    """
+    (x1, y1), (x2, y2) = a, b
+    dx, dy = x2 - x1, y2 - y1
+    length = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / length, dy / length
+    px, py = -uy, ux
+    ax, ay = x1 + ux * trim, y1 + uy * trim
+    bx, by = x2 - ux * trim, y2 - uy * trim
+    offsets = {1: [0.0], 2: [-spread / 2, spread / 2], 3: [-spread, 0.0, spread]}[order]
+    return [(ax + px * o, ay + py * o, bx + px * o, by + py * o) for o in offsets]
+
+
+def _layout(atoms: list[PlacedAtom], bonds: list[tuple[int, int, int]], look: str) -> Layout:
+    x0 = min(a.x for a in atoms)
+    y0 = min(a.y for a in atoms)
+    atoms = [PlacedAtom(a.element, round(a.x - x0, 4), round(a.y - y0, 4), a.hydrogens, a.charge)
+             for a in atoms]
+    placed = tuple(PlacedBond(i, j, o, atoms[i].x, atoms[i].y, atoms[j].x, atoms[j].y) for i, j, o in bonds)
+    return Layout(tuple(atoms), placed, max(a.x for a in atoms), max(a.y for a in atoms), look)
+
+
+@lru_cache(maxsize=1024)
+def lattice(smiles: str) -> Layout:
+    """Every atom, hydrogens included, on a hexagonal packing: bonded atoms
+    on neighbouring spaces. A molecule that cannot be packed so (too many
+    neighbours, or too large to search) falls back to :func:`explicit`."""
+    s = structure(smiles)
+    if len(s.fragments) == 1 and len(s.atoms) <= 24:
+        side = 7 if len(s.atoms) <= 12 else 11
+        placed = embed(list(s.atoms), {(i, j): o for i, j, o in s.bonds}, HexField(side, side))
+        if placed is not None:
+            atoms = [PlacedAtom(e, *HexField.centre(placed[i]), charge=s.charges[i]) for i, e in enumerate(s.atoms)]
+            return _layout(atoms, list(s.bonds), "lattice")
+    return explicit(smiles)
+
+
+@lru_cache(maxsize=1024)
+def explicit(smiles: str) -> Layout:
+    """RDKit's 2D depiction with every hydrogen drawn as its own atom."""
+    return _depict(smiles, fold_hydrogens=False)
+
+
+@lru_cache(maxsize=1024)
+def skeletal(smiles: str) -> Layout:
+    """RDKit's 2D depiction of the heavy atoms, hydrogens in their labels."""
+    return _depict(smiles, fold_hydrogens=True)
+
+
+def _depict(smiles: str, *, fold_hydrogens: bool) -> Layout:
+    from rdkit import Chem, rdBase
+    from rdkit.Chem import rdDepictor
+
+    s = structure(smiles)  # raises a ChemistryError with words for a bad string
+    with rdBase.BlockLogs():
+        mol = Chem.MolFromSmiles(s.smiles)
+        if mol is None:  # pragma: no cover - structure() read it
+            raise ChemistryError(f"SMILES {smiles!r} cannot be drawn")
+        if not fold_hydrogens:
+            mol = Chem.AddHs(mol)
+        Chem.Kekulize(mol, clearAromaticFlags=True)
+        rdDepictor.SetPreferCoordGen(True)
+        rdDepictor.Compute2DCoords(mol)
+    conf = mol.GetConformer()
+    lengths = [(conf.GetAtomPosition(b.GetBeginAtomIdx()) - conf.GetAtomPosition(b.GetEndAtomIdx())).Length()
+               for b in mol.GetBonds()]
+    scale = 1.0 / (sum(lengths) / len(lengths)) if lengths else 1.0
+    atoms = []
+    for a in mol.GetAtoms():
+        p = conf.GetAtomPosition(a.GetIdx())
+        atoms.append(PlacedAtom(a.GetSymbol(), p.x * scale, -p.y * scale,
+                                a.GetTotalNumHs() if fold_hydrogens else 0, a.GetFormalCharge()))
+    if len(atoms) > 1 and len(Chem.GetMolFrags(mol)) > 1:
+        atoms = _spread_ions(atoms, Chem.GetMolFrags(mol))
+    bonds = []
+    for b in mol.GetBonds():
+        i, j = sorted((b.GetBeginAtomIdx(), b.GetEndAtomIdx()))
+        bonds.append((i, j, int(b.GetBondTypeAsDouble())))
+    return _layout(atoms, sorted(bonds), "skeletal" if fold_hydrogens else "explicit")
+
+
+def _spread_ions(atoms: list[PlacedAtom], fragments) -> list[PlacedAtom]:
+    """Ions of a salt side by side, one bond length apart, left to right."""
+    out = list(atoms)
+    cursor = 0.0
+    for frag in fragments:
+        xs = [atoms[i].x for i in frag]
+        ys = [atoms[i].y for i in frag]
+        dx = cursor - min(xs)
+        dy = -(min(ys) + max(ys)) / 2
+        for i in frag:
+            a = atoms[i]
+            out[i] = PlacedAtom(a.element, a.x + dx, a.y + dy, a.hydrogens, a.charge)
+        cursor += max(xs) - min(xs) + 1.6
+    return out

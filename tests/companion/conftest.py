@@ -218,8 +218,10 @@ class Server:
     """``python -m companion`` on loopback, as a phone would reach it."""
 
     def __init__(self, instance: Path, port: int | None = None, database_url: str | None = None,
-                 extra: list[str] | None = None) -> None:
+                 extra: list[str] | None = None, games: tuple[str, ...] = ()) -> None:
         self.instance = instance
+        self.games = ("tests.toygame:GAME", *games)
+        """Games named for this server beside the installed ones (``module:GAME``)."""
         self.port = port or free_port()
         self.database_url = database_url
         self.extra = extra or []
@@ -237,7 +239,7 @@ class Server:
         if self.database_url:
             cmd += ["--database-url", self.database_url]
         env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-        env["LABKIT_GAMES"] = "tests.toygame:GAME"   # a game from outside the core, named, not installed
+        env["LABKIT_GAMES"] = ",".join(self.games)   # games from outside the core, named, not installed
         env["PYTHONPATH"] = str(ROOT)
         self.log = open(self.instance.parent / f"server-{self.port}.log", "ab")
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)

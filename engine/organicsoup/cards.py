@@ -25,7 +25,7 @@ my-set/recipes.csv:3: column 'smiles': expected only Carbon, Hydrogen, Nitrogen 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Mapping
+from typing import Any, Literal, Mapping
 
 from pydantic import Field
 
@@ -54,6 +54,16 @@ class AtomRow(Model):
     count: int = Field(ge=1, le=500)
     fact: str | None = None
 
+    # The print manifest names a deck's pieces by ``id`` and ``name``; an
+    # atom row has neither column, its element says both.
+    @property
+    def id(self) -> str:
+        return ELEMENT_NAMES.get(self.element, self.element).lower()
+
+    @property
+    def name(self) -> str:
+        return ELEMENT_NAMES.get(self.element, self.element)
+
 
 class RecipeRow(Model):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", max_length=60)
@@ -76,12 +86,23 @@ class TurnSequence(Model):
     intro: str | None = None
     sections: list[Section] = Field(min_length=1)
 
+    # Printed as a deck of ``copies`` alike cards: the manifest wants an id and a name.
+    @property
+    def id(self) -> str:
+        return "turn-sequence"
+
+    @property
+    def name(self) -> str:
+        return self.title
+
 
 @dataclass(frozen=True)
 class AtomCard:
     element: str
     count: int
     fact: str | None = None
+    row: AtomRow | None = field(default=None, repr=False, compare=False)
+    """The row it was read from: the printer names a card's file and line by it."""
 
     @property
     def name(self) -> str:
@@ -100,6 +121,8 @@ class Recipe:
     structure: Structure = field(repr=False, compare=False)
     atoms: Vec = (0, 0, 0, 0)
     """Atom counts ``(C, H, N, O)``, from the structure."""
+    row: RecipeRow | None = field(default=None, repr=False, compare=False)
+    """The row it was read from: the printer names a card's file and line by it."""
 
     @property
     def formula(self) -> str:
@@ -139,6 +162,27 @@ class OrganicSoupCards:
     def level(self, level: str) -> tuple[Recipe, ...]:
         return tuple(r for r in self.recipes if r.level == level)
 
+    def source(self, name: str) -> tuple[Any, ...]:
+        """The rows a print component is made of (its ``source:`` in
+        ``game.yaml``): ``atoms.csv``, ``turn-sequence.yaml``, and
+        ``recipes.csv`` whole or one level of it, ``recipes.csv#simple``
+        (each level is a card size of its own). The rows themselves, not
+        copies: the printer finds a card's file and line by them, and a
+        template reaches the card's chemistry with :meth:`recipe`.
+
+        >>> from engine.organicsoup.examples import example_cards
+        >>> [row.name for row in example_cards().source("recipes.csv#complex")]
+        ['Propane', 'Propionitrile', 'Ethanol']
+        """
+        file, _, level = name.partition("#")
+        if file == "recipes.csv" and (not level or level in LEVELS):
+            return tuple(r.row for r in (self.level(level) if level else self.recipes))
+        if file == "atoms.csv" and not level:
+            return tuple(a.row for a in self.atoms)
+        if file == "turn-sequence.yaml" and not level:
+            return (self.turn_sequence,)
+        raise KeyError(name)
+
     @property
     def atom_deck(self) -> Vec:
         """How many atom cards of each element the game has."""
@@ -177,7 +221,7 @@ def _read_recipe(row: RecipeRow, shown: str, line: int, problems: list[Problem])
         bad(f"a simple recipe has at most {SIMPLE_MAX_ATOMS} atoms, found {sum(atoms)} ({s.formula})")
     if row.level == "basic" and len(s.elements) != 1:
         bad(f"a basic recipe is one element in molecular form, found {s.formula}")
-    return Recipe(row.id, row.level, row.name, row.smiles, row.fact, s, atoms)
+    return Recipe(row.id, row.level, row.name, row.smiles, row.fact, s, atoms, row)
 
 
 def _check_atoms(rows: list[tuple[int, AtomRow]], shown: str, problems: list[Problem]) -> None:
@@ -279,7 +323,7 @@ def parse(files: CardFiles, sizes: Mapping[str, int] = DECK_SIZES) -> OrganicSou
     sequence = files.document("turn-sequence.yaml", TurnSequence, problems)
     if problems:
         raise DataError(problems)
-    atoms = tuple(AtomCard(r.element, r.count, r.fact) for _, r in sorted(atom_rows, key=lambda x: ELEMENTS.index(x[1].element)))
+    atoms = tuple(AtomCard(r.element, r.count, r.fact, r) for _, r in sorted(atom_rows, key=lambda x: ELEMENTS.index(x[1].element)))
     ordered = tuple(sorted((r for _, r in recipes), key=lambda r: r.rank))  # level by level, file order within
     assert sequence is not None
     return OrganicSoupCards(atoms=atoms, recipes=ordered, turn_sequence=sequence)

@@ -46,8 +46,9 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from engine.core import Action, Game, IllegalAction, InvalidState, Result
-from engine.organicsoup import building, ending, invariants, offers, reactions, turn
-from engine.organicsoup.cards import OrganicSoupCards
+from engine.molecules import Layout
+from engine.organicsoup import building, drawing, ending, invariants, offers, reactions, turn
+from engine.organicsoup.cards import OrganicSoupCards, Recipe
 from engine.organicsoup.setup import MAX_PLAYERS, MIN_PLAYERS, setup
 from engine.organicsoup.state import HAND_LEVELS, State, state_from_dict, state_to_dict
 from engine.rng import Rng
@@ -179,6 +180,12 @@ class OrganicSoup(Game[State]):
         if not isinstance(state, State):
             raise InvalidState(f"expected an Organic Soup state, found {type(state).__name__}")
         invariants.check(self.cards, state)
+
+    # --- what the printer and the phones draw ---------------------------------
+    def drawing(self, recipe: Recipe | str) -> Layout:
+        """The drawing of a recipe's molecule, the same on a card and on a
+        phone (:mod:`engine.organicsoup.drawing` chooses the look by level)."""
+        return drawing.layout(self.cards.recipe(recipe) if isinstance(recipe, str) else recipe)
 
     # --- helpers --------------------------------------------------------------
     def names(self, state: State) -> list[str]:

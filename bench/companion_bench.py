@@ -32,7 +32,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from companion.client import robot_move
+from bench.engine_bench import games
 
 ROOT = Path(__file__).resolve().parent.parent
 SECONDS = float(os.environ.get("LABKIT_BENCH_SECONDS", "20"))
@@ -107,9 +107,9 @@ class Stats:
 class TableRun:
     """One table: a host, players acting for themselves, one spectator polling."""
 
-    def __init__(self, port: int, game: str, options: dict[str, Any], stats: Stats, stop: threading.Event,
+    def __init__(self, port: int, game: str, players: int, stats: Stats, stop: threading.Event,
                  seed: int) -> None:
-        self.port, self.game, self.options, self.stats, self.stop = port, game, options, stats, stop
+        self.port, self.game, self.players, self.stats, self.stop = port, game, players, stats, stop
         self.rnd = random.Random(seed)
         self.lock = threading.Lock()
         self.code = ""
@@ -118,12 +118,11 @@ class TableRun:
         self.new_table(Client(port))
 
     def new_table(self, client: Client) -> None:
-        status, created = client.json("POST", "/api/tables", {"game": self.game, "options": self.options,
-                                                              "seed": self.rnd.randrange(2 ** 62)})
+        status, created = client.json("POST", "/api/tables", {"game": self.game, "seed": self.rnd.randrange(2 ** 62)})
         assert status == 201, created
         code = created["code"]
         tokens = [client.json("POST", f"/api/tables/{code}/seats", {"name": f"P{i}"})[1]["token"]
-                  for i in range(PLAYERS)]
+                  for i in range(self.players)]
         version = client.json("GET", f"/api/tables/{code}")[1]["version"]
         status, body = client.json("POST", f"/api/tables/{code}/start", {"version": version}, created["host_token"])
         assert status == 200, body
@@ -147,7 +146,7 @@ class TableRun:
             if not state.get("actions"):
                 time.sleep(IDLE_S)
                 continue
-            action = robot_move(state["actions"], rnd)
+            action = rnd.choice(state["actions"])
             t0 = time.perf_counter()
             status, body = client.json("POST", f"/api/tables/{code}/actions",
                                        {"version": state["version"], "action": action}, token)
@@ -179,14 +178,12 @@ class TableRun:
             time.sleep(max(0.0, POLL_S - (time.perf_counter() - t0)))
 
 
-def _start_server(database_url: str | None, instance: Path, game_module: str | None) -> tuple[subprocess.Popen, int]:
+def _start_server(database_url: str | None, instance: Path) -> tuple[subprocess.Popen, int]:
     port = _free_port()
     cmd = [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port), "--instance-path",
            str(instance), "--no-qr", "--allow-chosen-seed", "--rate-limit", "create=off", "--rate-limit", "join=off"]
     if database_url:
         cmd += ["--database-url", database_url]
-    if game_module:
-        cmd += ["--game-module", game_module]
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     log = open(instance.parent / "server.log", "ab")
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -201,14 +198,6 @@ def _start_server(database_url: str | None, instance: Path, game_module: str | N
             time.sleep(0.1)
     proc.kill()
     raise RuntimeError("the companion did not start")
-
-
-def _pick_game() -> tuple[str, dict[str, Any], str | None]:
-    from engine import GAMES
-
-    if "labnotes" in GAMES:
-        return "labnotes", {"first_game": True}, None
-    return "toyrace", {"target": 60}, "tests.companion.toyplugin"
 
 
 def _postgres_schema() -> tuple[str, Any] | None:
@@ -236,20 +225,19 @@ def _postgres_schema() -> tuple[str, Any] | None:
     return f"{base}{sep}options={quote(f'-csearch_path={schema}')}", drop
 
 
-def run_once(label: str, database_url: str | None, console: Console) -> dict[str, Any]:
-    game, options, module = _pick_game()
+def run_once(label: str, database_url: str | None, console: Console, game: str, players: int) -> dict[str, Any]:
     work = Path(tempfile.mkdtemp(prefix="labkit-bench-"))
-    proc, port = _start_server(database_url, work / "instance", module)
+    proc, port = _start_server(database_url, work / "instance")
     stats = Stats()
     stop = threading.Event()
     try:
-        tables = [TableRun(port, game, options, stats, stop, seed=i) for i in range(TABLES)]
+        tables = [TableRun(port, game, players, stats, stop, seed=i) for i in range(TABLES)]
         threads = []
         for t in tables:
-            threads += [threading.Thread(target=t.player, args=(s,), daemon=True) for s in range(PLAYERS)]
+            threads += [threading.Thread(target=t.player, args=(s,), daemon=True) for s in range(players)]
             threads.append(threading.Thread(target=t.spectator, daemon=True))
-        quiet = TableRun(port, game, options, stats, stop, seed=TABLES)  # a table where no one moves
-        threads += [threading.Thread(target=quiet.spectator, daemon=True) for _ in range(PLAYERS)]
+        quiet = TableRun(port, game, players, stats, stop, seed=TABLES)  # a table where no one moves
+        threads += [threading.Thread(target=quiet.spectator, daemon=True) for _ in range(players)]
         started = time.perf_counter()
         for th in threads:
             th.start()
@@ -282,17 +270,22 @@ def run_once(label: str, database_url: str | None, console: Console) -> dict[str
 
 
 def run(console: Console) -> None:
-    console.print(f"{TABLES} tables x {PLAYERS} players acting as fast as the server answers, plus one "
-                  f"spectator phone per table polling every {POLL_S * 1000:.0f} ms, and {PLAYERS} phones polling a "
+    for desc in games():
+        run_game(console, desc.name, min(PLAYERS, desc.max_players), desc.title)
+
+
+def run_game(console: Console, game: str, players: int, title: str) -> None:
+    console.print(f"{title}: {TABLES} tables x {players} players acting as fast as the server answers, plus one "
+                  f"spectator phone per table polling every {POLL_S * 1000:.0f} ms, and {players} phones polling a "
                   f"quiet table; {SECONDS:.0f} s per database, all on 127.0.0.1.")
-    results = [run_once("SQLite (WAL)", None, console)]
+    results = [run_once("SQLite (WAL)", None, console, game, players)]
     pg = _postgres_schema()
     if pg is None:
         console.print("[yellow]PostgreSQL not reachable: its run is skipped.[/]")
     else:
         url, drop = pg
         try:
-            results.append(run_once("PostgreSQL", url, console))
+            results.append(run_once("PostgreSQL", url, console, game, players))
         finally:
             drop()
 

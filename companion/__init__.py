@@ -74,10 +74,10 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
         log.warning("%s is missing: run `make %s` (pages will not update live)", HTMX_FILE,
                     HTMX_FILE.relative_to(Path(__file__).parent.parent))
 
-    from companion import api, db, pages, paper, plugins, security
+    from companion import api, pages, paper, plugins, security, store
     from companion.referee import Referee
 
-    db.init_app(app)
+    store.init_app(app)
     app.extensions["companion_referee"] = Referee(app.extensions["companion_store"],
                                                   strict_versions=bool(app.config["STRICT_VERSIONS"]))
     app.extensions["companion_limiter"] = security.RateLimiter(app.config["RATE_LIMITS"])

@@ -12,9 +12,8 @@ Two back ends, one set of SQL statements:
   timeout, and ``BEGIN IMMEDIATE`` for every write;
 * PostgreSQL when ``DATABASE_URL`` names one (psycopg 3).
 
-Flask side, the tutorial's pattern: :func:`init_app` binds a database to the
-app, :func:`get_store` hands out the :class:`~companion.store.Store` of the
-current app.
+Flask side: :func:`open_database` opens the app's database;
+:func:`companion.store.init_app` binds a store on it to the app.
 """
 
 from __future__ import annotations
@@ -26,10 +25,7 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
-
-if TYPE_CHECKING:
-    from companion.store import Store
+from typing import Any, Iterator
 
 SCHEMA_VERSION = 1
 
@@ -238,23 +234,16 @@ def database_url(app: Any) -> str:
     return "sqlite:///" + str(Path(app.instance_path) / app.config.get("DATABASE_FILE", "companion.sqlite3"))
 
 
-def init_app(app: Any) -> None:
-    from companion.store import Store
-
+def open_database(app: Any) -> Database:
+    """The app's database, its schema ready (a PostgreSQL that is still
+    starting up gets a few seconds)."""
     database = Database(database_url(app))
     deadline = time.monotonic() + 30
-    while True:  # a database that is still starting up gets a few seconds
+    while True:
         try:
             database.init_schema()
-            break
-        except Exception:
+            return database
+        except Exception:  # re-raised unless the server may still be starting
             if time.monotonic() > deadline or database.kind == "sqlite":
                 raise
             time.sleep(0.5)
-    app.extensions["companion_store"] = Store(database)
-
-
-def get_store() -> "Store":
-    from flask import current_app
-
-    return current_app.extensions["companion_store"]

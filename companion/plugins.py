@@ -36,7 +36,7 @@ class Part:
 @dataclass(frozen=True)
 class Plugin:
     parts: tuple[Part, ...]
-    """Its board, region by region, e.g. ``Part("dice", "labnotes/_dice.html")``."""
+    """Its board, region by region, e.g. ``Part("dice", "<game>/_dice.html")``."""
     board_context: Callable[[Any, int | None], dict[str, Any]] | None = None
     """``(snapshot, seat) -> names for the board template``: drawing only, no rule."""
     action_label: Callable[[dict[str, Any]], str] | None = None

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from companion.db import Database
+from companion.db import Database, open_database
 from companion.errors import NotFound
 
 
@@ -202,3 +202,10 @@ def _is_unique_violation(exc: Exception) -> bool:
     except ImportError:  # pragma: no cover - psycopg is a dependency
         return False
     return isinstance(exc, psycopg.errors.UniqueViolation)
+
+
+# --- Flask ---------------------------------------------------------------
+
+def init_app(app: Any) -> None:
+    """Bind the app's store (the tutorial's pattern): views reach it through the referee."""
+    app.extensions["companion_store"] = Store(open_database(app))

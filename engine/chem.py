@@ -35,7 +35,7 @@ class Element:
     symbol: str
     name: str
     valence: int
-    """Covalent bonds it usually takes (the Lab Notes rulebook gives H 1, O 2, N 3, C 4)."""
+    """Covalent bonds it usually takes (H 1, O 2, N 3, C 4)."""
     fill: str
     """CPK colour, for drawings; every drawing also prints the symbol, so colour never carries it alone."""
     ink: str
@@ -271,7 +271,7 @@ def formula_counts(formula: str) -> dict[str, int]:
 @dataclass
 class Molecule:
     """A molecular graph with every hydrogen as an explicit atom, for the
-    games that compare what a player built with a card (Lab Notes).
+    games that compare what a player built with a card.
 
     ``bonds`` maps an atom index pair ``(i, j)`` with ``i < j`` to the bond
     order (1, 2 or 3).

@@ -87,7 +87,7 @@ class Game(abc.ABC, Generic[S]):
     """One game's rules bound to one card set (the rulebook's, or an author's)."""
 
     name: ClassVar[str]
-    """Registry key and data folder name, e.g. ``"labnotes"``."""
+    """Registry key and data folder name: a lower-case identifier."""
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]

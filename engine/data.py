@@ -4,7 +4,7 @@ Decks are CSV (one row per card, edited in a spreadsheet); structured parts
 (sheets, boards, dice) are YAML. A bad file gives every problem at once, each
 naming the file, the line, the column, what was expected and what was found:
 
-    cardsdata/labnotes/notecards.csv:7: column 'points': expected a whole number, found 'six'
+    my-set/cards.csv:7: column 'points': expected a whole number, found 'six'
 
 No I/O here: :class:`CardFiles` holds the bytes someone else read.
 """
@@ -195,19 +195,28 @@ _OTHER_SEPARATORS = {";": "semicolons (;)", "\t": "tabs"}
 
 
 def _unclosed_quote(text: str) -> int | None:
-    """The line where a quoted cell opens and never closes, if one does."""
-    inside, opened, line = False, 0, 1
-    i = 0
-    while i < len(text):
+    """The line where a quoted cell opens and is never properly closed: its
+    closing quote never comes, or comes followed by something else than a
+    comma or the end of the line (a spreadsheet writes ``"..."`` whole)."""
+    inside, opened, line, start_of_cell = False, 0, 1, True
+    i, n = 0, len(text)
+    while i < n:
         ch = text[i]
-        if ch == "\n":
+        if inside:
+            if ch == '"':
+                if text[i + 1:i + 2] == '"':
+                    i += 1  # "" inside quotes is one quote
+                else:
+                    inside = False
+                    if text[i + 1:i + 2] not in ("", ",", "\n", "\r"):
+                        return opened
+            elif ch == "\n":
+                line += 1
+        elif ch == '"' and start_of_cell:
+            inside, opened = True, line
+        elif ch == "\n":
             line += 1
-        elif ch == '"':
-            if inside and text[i + 1:i + 2] == '"':
-                i += 1  # "" inside quotes is one quote
-            else:
-                inside = not inside
-                opened = line
+        start_of_cell = not inside and ch in ",\n"
         i += 1
     return opened if inside else None
 

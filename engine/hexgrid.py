@@ -1,5 +1,5 @@
-"""Hexagonal lattices: the Lab Notes compound field (spaces packed in offset
-rows, each touching up to six others) and, later, Synthesis' formula.
+"""Hexagonal lattices of spaces packed in offset rows, each touching up to
+six others (a note sheet's compound field, say).
 
 Spaces are ``(row, col)``; odd rows sit half a space to the right ("odd-r"
 offset layout). Centres are in units of the space pitch, so drawing code

@@ -4,7 +4,7 @@ card looks the same on paper and on a screen.
 
 Two looks:
 
-* :func:`lattice`: atoms on the hexagonal packing of a Lab Notes note sheet,
+* :func:`lattice`: atoms on a hexagonal packing, like spaces of a note sheet,
   every hydrogen its own atom (the way a player builds it there);
 * :func:`skeletal`: RDKit's 2D depiction, each heavy atom labelled with its
   hydrogens (``OH``, ``NH2``, ``CH3``), for molecules too large for a lattice

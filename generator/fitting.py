@@ -27,8 +27,8 @@ from typing import Iterator
 from generator import fonts
 
 PT_PER_MM = 72 / 25.4
-MIN_SIZE_MM = 1.9
-"""About 5.4 pt: the smallest type worth printing on a card."""
+MIN_SIZE_MM = 2.2
+"""About 6.2 pt: the smallest type worth printing on a card."""
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ def textbox(text: str, width: float, height: float, size: float, *, min_size: fl
     Too much text is reported (:func:`report`), with how many characters
     too long it is."""
     text = " ".join(str(text).split())
-    smallest = min(size, min_size if min_size is not None else max(MIN_SIZE_MM, size * 0.6))
+    smallest = min(size, min_size if min_size is not None else max(MIN_SIZE_MM, size * 0.75))
     s = size
     while True:
         lines = _fits(text, width, height, s, bold, leading)
@@ -126,7 +126,7 @@ def fit_line(text: str, width: float, size: float, bold: bool = False, *, min_si
     w = fonts.text_width(text, size, bold)
     if w <= width:
         return size
-    smallest = min(size, min_size if min_size is not None else max(MIN_SIZE_MM, size * 0.55))
+    smallest = min(size, min_size if min_size is not None else max(MIN_SIZE_MM, size * 0.6))
     fitted = size * width / w
     if fitted >= smallest:
         return fitted

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from generator.build import load
+from generator.printable import load
 from labkit import registry
 
 

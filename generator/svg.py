@@ -97,7 +97,9 @@ def render(template: str, context: dict[str, Any], where: str) -> str:
     try:
         return default_env().get_template(template).render(**context)
     except jinja2.TemplateNotFound as exc:
-        raise RenderError(f"{where}: template not found: {exc.name} (looked in {TEMPLATE_DIR})") from None
+        game, _, rest = str(exc.name).partition("/")
+        folder = dict(_game_dirs()).get(game, str(TEMPLATE_DIR / game))
+        raise RenderError(f"{where}: template not found: {exc.name} (looked for {rest or exc.name} in {folder})") from None
     except jinja2.UndefinedError as exc:
         raise RenderError(f"{where}: template {template}: {exc.message}") from None
     except jinja2.TemplateError as exc:

@@ -3,9 +3,9 @@ rulebook's, or an author's copy) and hands the bytes to the game's own
 parser, which does all the checking without touching a file.
 
 >>> from labkit import registry
->>> game = new_game(registry.find("labnotes"))
->>> game.title
-'Lab Notes'
+>>> games = [new_game(g) for g in registry.games().values()]
+>>> all(game.title == g.title for game, g in zip(games, registry.games().values()))
+True
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ MANIFEST = "game.yaml"
 
 
 def package_dir(package: str) -> Path:
-    """The folder of a package or a plain folder inside one (``cardsdata.labnotes``)."""
+    """The folder of a package or a plain folder inside one (``cardsdata.<game>``)."""
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
         raise FileNotFoundError(f"no folder for {package!r}")

@@ -91,7 +91,7 @@ def build(games, paper, bleed, layout_, out: Path, data_dir, no_backs, back_offs
         out=out, data_dir=data_dir, layouts=("grid", "bleed") if layout_ == "both" else (layout_,),
         backs=not no_backs, back_offset=back_offset, ink_saver=ink_saver, svg=not no_svg, force=force)
     if data_dir is not None and not Path(data_dir).is_dir():
-        _fail(f"{data_dir}: not a folder (give a copy of a game's data, e.g. cardsdata/labnotes)")
+        _fail(f"{data_dir}: not a folder (give a copy of a game's data folder, from cardsdata/)")
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=err, transient=True) as progress:
@@ -140,7 +140,7 @@ def validate(folders, game) -> None:
     data, and every face drawn (text that will not fit, characters the font
     lacks). Exits 1 on any problem; nothing is written."""
     from engine.data import DataError
-    from generator.build import BuildError, check, load
+    from generator.printable import BuildError, check, load
     from labkit.cardsets import data_dir, display_path, game_of_folder
 
     games = registry.games()

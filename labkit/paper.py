@@ -1,4 +1,4 @@
-"""Running a game's paper tools on a JSON file (``labkit score labnotes
+"""Running a game's paper tools on a JSON file (``labkit score <game>
 SHEET.json``, ``labkit check <game> REACTION.json``): the file is read here,
 the game judges what it says."""
 

@@ -3,7 +3,14 @@ conftest.py beside its tests."""
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+import time
+from contextlib import closing
 from pathlib import Path
+from typing import Any, Iterator
 
 import pytest
 
@@ -27,3 +34,87 @@ def load_cards(folder: Path, game: str = "labnotes"):
     from labkit.registry import find
 
     return load(find(game), folder)
+
+
+# --- a real companion server on loopback (used by companion and house tests) ----------
+def free_port() -> int:
+    with closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``python -m companion`` on loopback, as a phone would reach it."""
+
+    def __init__(self, instance: Path, port: int | None = None, database_url: str | None = None,
+                 extra: list[str] | None = None, games: tuple[str, ...] = ()) -> None:
+        self.instance = instance
+        self.games = ("tests.toygame:GAME", *games)
+        """Games named for this server beside the installed ones (``module:GAME``)."""
+        self.port = port or free_port()
+        self.database_url = database_url
+        self.extra = extra or []
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30) -> "Server":
+        cmd = [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(self.port),
+               "--instance-path", str(self.instance), "--no-qr", "--allow-chosen-seed",
+               "--rate-limit", "create=off", "--rate-limit", "join=off",
+               *self.extra]
+        if self.database_url:
+            cmd += ["--database-url", self.database_url]
+        env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+        env["LABKIT_GAMES"] = ",".join(self.games)   # games from outside the core, named, not installed
+        env["PYTHONPATH"] = str(ROOT)
+        self.log = open(self.instance.parent / f"server-{self.port}.log", "ab")
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode}: "
+                                   + (self.instance.parent / f"server-{self.port}.log").read_text()[-2000:])
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return self
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("the server did not start in time")
+
+    def kill(self) -> None:
+        """SIGKILL: no chance to flush or close anything."""
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait(timeout=10)
+        self.log.close()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        if not self.log.closed:
+            self.log.close()
+
+
+@pytest.fixture
+def server_factory(tmp_path: Path) -> Iterator[Any]:
+    started: list[Server] = []
+
+    def make(**kw: Any) -> Server:
+        server = Server(tmp_path / "instance", **kw)
+        started.append(server)
+        return server
+
+    yield make
+    for server in started:
+        server.stop()
+
+

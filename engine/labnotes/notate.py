@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 
 from engine.core import Action, IllegalAction
 from engine.labnotes import tools
+from engine.labnotes.bonds import check_bond, raise_bond
 from engine.labnotes.reading import name_of
-from engine.labnotes.scoring import compound_at, compounds
+from engine.labnotes.scoring import compounds
 from engine.labnotes.state import BURNED, ELEMENTS, EMPTY, LINE_POINTS, VALENCE, Claim, Sheet, State, bond_key
 
 if TYPE_CHECKING:
@@ -109,31 +110,6 @@ def bond(r: "Rules", s: State, seat: int, a: Action) -> None:
                             + (f" ({placed})." if placed else ": you have placed none yet."))
     check_bond(r, sh, x, y)
     raise_bond(r, s, sh, x, y)
-
-
-def check_bond(r: "Rules", sh: Sheet, a: int, b: int) -> None:
-    if b not in r.adjacent[a]:
-        raise IllegalAction(f"{r.label(a)} and {r.label(b)} are not next to each other.")
-    for k in (a, b):
-        if sh.spaces[k] not in VALENCE:
-            raise IllegalAction(f"{r.label(k)} holds no element to bond.")
-    if sh.bonds.get(bond_key(a, b), 0) >= 3:
-        raise IllegalAction("At most a triple bond joins two elements.")
-    for k in (a, b):
-        if r.room(sh, k) <= 0:
-            e = sh.spaces[k]
-            raise IllegalAction(f"The {name_of(e)} at {r.label(k)} already has all its {VALENCE[e]} "
-                                f"bond{'s' if VALENCE[e] > 1 else ''}: the bond must be legal for both elements.")
-
-
-def raise_bond(r: "Rules", s: State, sh: Sheet, a: int, b: int) -> None:
-    key = bond_key(a, b)
-    sh.bonds[key] = sh.bonds.get(key, 0) + 1
-    comp = compound_at(sh.spaces, sh.bonds, a)
-    if comp.complete:  # Earning tools: a complete compound of the tool's structure unlocks it
-        for t in s.tools:
-            if t not in sh.tools and comp.matches(*r.tool_shapes[t]):
-                sh.tools += (t,)
 
 
 def trash(r: "Rules", s: State, seat: int, a: Action) -> None:

@@ -18,8 +18,11 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Callable
 
 from engine.core import Action, IllegalAction
+from engine.labnotes.bonds import check_bond, raise_bond
+from engine.labnotes.dice import picker, pool_die
 from engine.labnotes.reading import name_of
 from engine.labnotes.state import VALENCE, Sheet, State
+from engine.rng import Rng
 
 if TYPE_CHECKING:
     from engine.labnotes.rules import Rules
@@ -66,9 +69,6 @@ def _centrifuge_use(r: "Rules", s: State, seat: int, sh: Sheet, a: Action) -> No
 
 def reroll(r: "Rules", s: State, seat: int, a: Action) -> None:
     """The Centrifuge's own action: ``{"type": "reroll", "dice": [...]}``."""
-    from engine.labnotes.dice import picker, pool_die
-    from engine.rng import Rng
-
     sh = picker(r, s, seat, "reroll")
     if "centrifuge" not in sh.tools:
         raise IllegalAction("Rerolling needs the Centrifuge: build its compound first.")
@@ -137,8 +137,6 @@ def _pipette_offers(r: "Rules", s: State, seat: int, sh: Sheet) -> list[Action]:
 
 
 def _pipette_use(r: "Rules", s: State, seat: int, sh: Sheet, a: Action) -> None:
-    from engine.labnotes.notate import check_bond, raise_bond
-
     x, y = r.pair(a["spaces"])
     if sh.pending:
         raise IllegalAction("The Pipette draws its bond after notating: place your elements first.")

@@ -16,7 +16,7 @@ from typing import Any, Iterator
 import pytest
 
 from companion.client import call as api
-from companion.client import robot_move as choose
+from tests.companion.labnotes.robot import robot_move as choose
 from tests.companion.conftest import need_htmx
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

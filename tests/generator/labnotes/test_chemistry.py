@@ -12,7 +12,7 @@ from rdkit.Chem import rdMolDescriptors  # noqa: E402
 from engine.chem import Molecule, formula_counts  # noqa: E402
 from tests.conftest import load_cards as load  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[2] / "cardsdata" / "labnotes"
+DATA = Path(__file__).resolve().parents[3] / "cardsdata" / "labnotes"
 
 
 def compounds():

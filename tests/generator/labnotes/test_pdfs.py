@@ -110,7 +110,7 @@ def test_card_sizes(built, paper):
 def test_card_names_are_text(built):
     from tests.conftest import load_cards as load  # noqa: E402
 
-    data = load(Path(__file__).resolve().parents[2] / "cardsdata" / "labnotes")
+    data = load(Path(__file__).resolve().parents[3] / "cardsdata" / "labnotes")
     for paper in PAPERS:
         tools = " ".join(p.extract_text() for p in PdfReader(built / paper / f"labnotes-{paper}-tool-cards.pdf").pages)
         for t in data.tools:
@@ -269,3 +269,27 @@ def test_printing_guide(built):
     guide = (built / "PRINTING.md").read_text()
     assert "100%" in guide and "flip on long edge" in guide
     assert re.search(r"labnotes-a4-tool-cards.pdf` \| 30 pieces", guide)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_crop_marks_stay_5mm_inside_the_page_edge(built, paper):
+    """Home printers leave about 5 mm unprinted: a mark out there is lost."""
+    checked = 0
+    for path in sorted((built / paper).glob("*.pdf")):
+        reader = PdfReader(path)
+        for i, page in enumerate(reader.pages):
+            W, H = float(page.mediabox.width), float(page.mediabox.height)
+            for s in inspect(reader, i)[1]:
+                for x, y in ((s.x1, s.y1), (s.x2, s.y2)):
+                    assert 5 * MM - 0.01 <= x <= W - 5 * MM + 0.01 and 5 * MM - 0.01 <= y <= H - 5 * MM + 0.01, \
+                        (path.name, i, s)
+                checked += 1
+    assert checked > 100
+
+
+def test_the_set_comes_with_its_rules_and_what_else_to_gather(built):
+    summary = PdfReader(built / "a4" / "labnotes-a4-rules.pdf").pages[0].extract_text()
+    assert "LAB NOTES" in summary and "2 to 5 players" in summary and "rulebook" in summary
+    guide = (built / "PRINTING.md").read_text()
+    assert "## What else to gather" in guide and "pencil" in guide
+    assert "## How to play, in short" in guide

@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from engine.data import DataError
 from tests.conftest import load_cards as load  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DATA = ROOT / "cardsdata" / "labnotes"
 
 

@@ -93,3 +93,12 @@ def test_an_unclosed_quote_names_the_line_it_opened(copy, tmp_path):
     edit(copy / "notecards.csv", "methanol,compound,Methanol,CH3OH,CO,Wood", "methanol,compound,Methanol,CH3OH,CO,\"Wood")
     text = _refused(copy, tmp_path)
     assert "notecards.csv:6: a quoted cell opens here" in text and "add the closing quote" in text
+
+
+def test_a_tool_whose_ability_the_rules_do_not_know(copy, tmp_path):
+    """A new tool id prints, but no rule would play it: an error, never dropped in silence."""
+    edit(copy / "tools.csv", "fume-hood,Fume Hood,", "smoke-machine,Smoke Machine,")
+    text = _refused(copy, tmp_path)
+    assert ("tools.csv:7: column 'id': expected the id of a tool whose ability the rules know "
+            "(centrifuge, retort-flask, fire-suppressant, pipette, mortar-and-pestle, fume-hood), "
+            "found 'smoke-machine'") in text

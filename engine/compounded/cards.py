@@ -19,8 +19,8 @@ my-set/compounds.csv:2: column 'smiles': expected only H, O, N, C, Ca and S, fou
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -257,6 +257,16 @@ class CompoundedCards:
     reactions: dict[str, ReactionRow]
     workbench: Workbench
     table: Table
+    rows: dict[str, tuple[Any, ...]] = field(default_factory=dict, compare=False, repr=False)
+    """Each CSV file's rows as read (the printed cards: a problem found while
+    drawing one names its line)."""
+
+    def source(self, name: str) -> Any:
+        """What a data file holds, for the print manifest's ``source:``
+        (:func:`engine.compounded.printed.source`)."""
+        from engine.compounded.printed import source
+
+        return source(self, name)
 
     @property
     def distribution(self) -> dict[str, int]:
@@ -301,9 +311,11 @@ def parse(files: CardFiles) -> CompoundedCards:
     deck: list[str] = []
     fires: list[str] = []
     partners: list[str] = []
+    rows: dict[str, list[Any]] = {n: [] for n in ("compounds.csv", "lab_partners.csv", "tools.csv", "reactions.csv")}
     for name, lab_partner in (("compounds.csv", False), ("lab_partners.csv", True)):
         shown = files.shown(name)
         for line, row in files.table(name, CompoundRow, problems):
+            rows[name].append(row)
             if row.id in seen:
                 problems.append(Problem(shown, line, "id", f"expected a new id, found {row.id!r} again (first in {seen[row.id]})"))
                 continue
@@ -321,10 +333,12 @@ def parse(files: CardFiles) -> CompoundedCards:
                 (partners if lab_partner else deck).append(row.id)
     tools = {}
     for line, row in files.table("tools.csv", ToolRow, problems):
+        rows["tools.csv"].append(row)
         if row.id in tools:
             problems.append(Problem(files.shown("tools.csv"), line, "id", f"expected a new tool, found {row.id!r} again"))
         tools[row.id] = row
-    reactions = {row.id: row for _, row in files.table("reactions.csv", ReactionRow, problems)}
+    rows["reactions.csv"] = [row for _, row in files.table("reactions.csv", ReactionRow, problems)]
+    reactions = {row.id: row for row in rows["reactions.csv"]}
     for name, have, need in (("tools.csv", tools, TOOLS), ("reactions.csv", reactions, REACTIONS)):
         if name in files and have is not None:
             for missing in [t for t in need if t not in have]:
@@ -338,4 +352,4 @@ def parse(files: CardFiles) -> CompoundedCards:
     if problems:
         raise DataError(problems)
     return CompoundedCards(compounds, tuple(deck), frozenset(fires), tuple(partners), tools, reactions,
-                           workbench, table)  # type: ignore[arg-type]
+                           workbench, table, {n: tuple(r) for n, r in rows.items()})  # type: ignore[arg-type]

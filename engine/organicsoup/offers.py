@@ -18,12 +18,12 @@ tells a phone what it may be made of.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
-from engine.organicsoup.atoms import Vec
+from engine.organicsoup.atoms import Vec, in_words
 from engine.organicsoup.cards import OrganicSoupCards, Recipe
 from engine.organicsoup.finder import SearchTooLong, find_products, total_atoms
-from engine.organicsoup.reactions import Reaction, hand_levels, refusals
+from engine.organicsoup.reactions import Reaction, hand_levels, ingredient_refusals, refusals
 from engine.organicsoup.state import State
 
 MAX_PROPOSALS = 6
@@ -179,3 +179,42 @@ def proposals(cards: OrganicSoupCards, state: State, seat: int, limit: int = MAX
             return out
     offer(_breakdowns(cards, state, seat, allowed))
     return out
+
+
+def complete(cards: OrganicSoupCards, state: State, seat: int, ingredients: Sequence[tuple[int, str, int]],
+             wanted: Sequence[str] = (), names: Sequence[str] | None = None) -> tuple[Reaction | None, list[str]]:
+    """The reaction finder for a phone's form: the products that use every
+    atom of the chosen ingredients, among the recipes ``seat`` may form (and
+    not an ingredient's type), or why there are none. The products wanted
+    come first, then the highest recipe in his hand he may form.
+
+    >>> from engine.organicsoup.examples import example_cards
+    >>> from engine.organicsoup.scenario import table
+    >>> cards = example_cards()
+    >>> s = table(cards, "oxygen*2 +oxygen ?nitric-oxide | nitrogen*2 +nitrogen | nitrogen")
+    >>> complete(cards, s, 0, [(0, "oxygen", 1), (2, "nitrogen", 1)])
+    (Reaction(ingredients=((0, 'oxygen', 1), (2, 'nitrogen', 1)), products=(('nitric-oxide', 2),)), [])
+    >>> complete(cards, s, 0, [(1, "nitrogen", 1)])[1]
+    ["Player 2's Nitrogen molecules are guarded: the Nitrogen recipe is in front of Player 2."]
+    >>> complete(cards, table(cards, "water +water"), 0, [(0, "water", 1)])[1]
+    ['No reaction uses every atom of these ingredients (2 Hydrogen atoms and 1 Oxygen atom) in recipes you may form.']
+    """
+    merged: dict[tuple[int, str], int] = {}
+    for who, rid, k in ingredients:
+        merged[(who, rid)] = merged.get((who, rid), 0) + k
+    chosen = tuple(sorted((who, rid, k) for (who, rid), k in merged.items()))
+    reasons = ingredient_refusals(cards, state, seat, chosen, names)
+    if reasons:
+        return None, reasons
+    types = {rid for _, rid, _ in chosen}
+    allowed = [r for r in formable(cards, state, seat) if r.id not in types]
+    atoms = total_atoms(cards, _merge({(who, rid): k for who, rid, k in chosen}))
+    levels = hand_levels(cards, state.seats[seat].recipes)
+    aims = [cards.recipe(r) for r in wanted if r in cards and cards.recipe(r) in allowed]
+    aims += sorted((r for r in allowed if r.id in state.seats[seat].hand and r.level in levels), key=lambda r: -r.rank)
+    for require in [*dict.fromkeys(aims), None]:
+        found = find_products(atoms, allowed, require=require)
+        if found:
+            reaction = Reaction(chosen, tuple(sorted(found.items())))
+            return reaction, refusals(cards, state, seat, reaction, names)
+    return None, [f"No reaction uses every atom of these ingredients ({in_words(atoms)}) in recipes you may form."]

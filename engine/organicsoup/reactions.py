@@ -105,6 +105,40 @@ def _molecules(n: int, name: str) -> str:
     return f"{n} {name} molecule{'s' if n != 1 else ''}"
 
 
+def ingredient_refusals(cards: OrganicSoupCards, state: State, seat: int,
+                        ingredients: Sequence[tuple[int, str, int]], names: Sequence[str] | None = None) -> list[str]:
+    """Every reason ``seat`` may not take these ingredients, whatever the
+    products: none chosen, two opponents, molecules not held, guarded ones.
+
+    >>> from engine.organicsoup.examples import example_cards
+    >>> from engine.organicsoup.scenario import table
+    >>> cards = example_cards()
+    >>> ingredient_refusals(cards, table(cards, "oxygen | water*2 +water"), 0, [(1, "water", 1)])
+    ["Player 2's Water molecules are guarded: the Water recipe is in front of Player 2."]
+    """
+    names = names or [f"Player {i + 1}" for i in range(state.players)]
+    name = lambda rid: cards.recipe(rid).name  # noqa: E731
+    out: list[str] = []
+    if not ingredients:
+        out.append("Choose at least one ingredient molecule.")
+    opponents = sorted({s for s, _, _ in ingredients if s != seat})
+    if len(opponents) > 1:
+        out.append(f"Your ingredients come from {len(opponents)} opponents ("
+                   + ", ".join(names[s] for s in opponents[:-1]) + f" and {names[opponents[-1]]}): "
+                   "a reaction may take from only one other player.")
+    for who, rid, k in ingredients:
+        have = state.seats[who].molecules.get(rid, 0)
+        if have < k:
+            whose = _player(names, who, seat)
+            verb = "have" if who == seat else "has"
+            out.append(f"{whose} {verb} no {name(rid)} molecules." if not have
+                       else f"{whose} {verb} only {_molecules(have, name(rid))}, not {k}.")
+        if who != seat and rid in state.seats[who].recipes:
+            out.append(f"{names[who]}'s {name(rid)} molecules are guarded: the {name(rid)} recipe is in "
+                       f"front of {names[who]}.")
+    return out
+
+
 def refusals(cards: OrganicSoupCards, state: State, seat: int, reaction: Reaction,
              names: Sequence[str] | None = None) -> list[str]:
     """Every reason ``seat`` may not trigger ``reaction`` now, each a sentence
@@ -120,26 +154,8 @@ def refusals(cards: OrganicSoupCards, state: State, seat: int, reaction: Reactio
     >>> refusals(cards, s, 0, Reaction(((0, "water", 2),), (("hydrogen", 2), ("oxygen", 1))))
     []
     """
-    names = names or [f"Player {i + 1}" for i in range(state.players)]
     name = lambda rid: cards.recipe(rid).name  # noqa: E731
-    out: list[str] = []
-    if not reaction.ingredients:
-        out.append("Choose at least one ingredient molecule.")
-    opponents = [s for s in reaction.sources() if s != seat]
-    if len(opponents) > 1:
-        out.append(f"Your ingredients come from {len(opponents)} opponents ("
-                   + ", ".join(names[s] for s in opponents[:-1]) + f" and {names[opponents[-1]]}): "
-                   "a reaction may take from only one other player.")
-    for who, rid, k in reaction.ingredients:
-        have = state.seats[who].molecules.get(rid, 0)
-        if have < k:
-            whose = _player(names, who, seat)
-            verb = "have" if who == seat else "has"
-            out.append(f"{whose} {verb} no {name(rid)} molecules." if not have
-                       else f"{whose} {verb} only {_molecules(have, name(rid))}, not {k}.")
-        if who != seat and rid in state.seats[who].recipes:
-            out.append(f"{names[who]}'s {name(rid)} molecules are guarded: the {name(rid)} recipe is in "
-                       f"front of {names[who]}.")
+    out = ingredient_refusals(cards, state, seat, reaction.ingredients, names)
     me = state.seats[seat]
     allowed = hand_levels(cards, me.recipes)
     for rid, _ in reaction.products:

@@ -1,0 +1,57 @@
+"""Recipe cards as a phone shows them: name, level, formula, the atom cards
+one molecule takes, and the drawing the printed card has (the engine lays
+it out once, :meth:`engine.organicsoup.game.OrganicSoup.drawing`). Each
+card is worked out once per card set and process."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine.chem import ELEMENT_NAMES, element
+from engine.organicsoup.atoms import ELEMENTS
+from engine.organicsoup.cards import LEVEL_NAMES, LEVELS
+
+PIPS = {level: i + 1 for i, level in enumerate(LEVELS)}
+"""A level's rank in pips, one to four: the level reads by shape as well as colour."""
+R = 0.3
+"""An atom's radius, in bond lengths (as on the printed card)."""
+
+_cache: dict[tuple[int, str], dict[str, Any]] = {}
+
+
+def formula_runs(text: str) -> list[tuple[str, bool]]:
+    """``"C3H8"`` as runs of letters and of subscript digits."""
+    return [(m.group(0), m.group(0).isdigit()) for m in re.finditer(r"\d+|\D+", text or "")]
+
+
+def structure(layout: Any) -> dict[str, Any]:
+    """A molecule for a small SVG, in bond lengths with a margin: each atom
+    a disc, or a pill as wide as its label (``CH2``), in its element's colour."""
+    halves = [max(R, 0.13 * len(a.label) + 0.08) if a.hydrogens else R for a in layout.atoms]
+    mx, my = 0.55 + max(halves) - R, 0.55
+    atoms = []
+    for a, half in zip(layout.atoms, halves):
+        el = element(a.element)
+        atoms.append({"x": round(a.x + mx, 3), "y": round(a.y + my, 3), "half": round(half, 3),
+                      "left": round(a.x + mx - half, 3), "top": round(a.y + my - R, 3),
+                      "runs": formula_runs(a.label), "fill": el.fill, "ink": el.ink, "stroke": el.stroke,
+                      "name": ELEMENT_NAMES.get(a.element, a.element), "charge": a.charge_text})
+    lines = [{"x1": round(x1 + mx, 3), "y1": round(y1 + my, 3), "x2": round(x2 + mx, 3), "y2": round(y2 + my, 3)}
+             for x1, y1, x2, y2 in layout.lines(0.12, 0.2)]
+    return {"atoms": atoms, "lines": lines, "width": round(layout.width + 2 * mx, 3),
+            "height": round(layout.height + 2 * my, 3), "r": R}
+
+
+def recipe_card(game: Any, recipe_id: str) -> dict[str, Any]:
+    """Everything a phone draws for one recipe card."""
+    key = (id(game.cards), recipe_id)
+    if key not in _cache:
+        r = game.cards.recipe(recipe_id)
+        _cache[key] = {
+            "id": r.id, "name": r.name, "level": r.level, "level_name": LEVEL_NAMES[r.level], "pips": PIPS[r.level],
+            "formula": r.formula, "formula_runs": formula_runs(r.formula), "fact": r.fact,
+            "counts": [{"element": e, "name": ELEMENT_NAMES[e], "n": r.counts[e]} for e in ELEMENTS if r.counts.get(e)],
+            "structure": structure(game.drawing(r)),
+        }
+    return _cache[key]

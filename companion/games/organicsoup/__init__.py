@@ -67,7 +67,7 @@ PLUGIN = Plugin(
     parts=(Part("turn", "organicsoup/_turn.html"), Part("soup", "organicsoup/_soup.html", shared=True),
            Part("build", "organicsoup/_build.html"), Part("react", "organicsoup/_react.html"),
            Part("end", "organicsoup/_end.html"), Part("hand", "organicsoup/_hand.html"),
-           Part("players", "organicsoup/_players.html")),
+           Part("in-front", "organicsoup/_in_front.html")),
     board_context=board_context,
     action_label=action_label,
     blueprint=blueprint,

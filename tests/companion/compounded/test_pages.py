@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 import re
+
+import pytest
 from collections import Counter
 from typing import Any
 
@@ -33,6 +35,53 @@ def test_each_phone_offers_exactly_the_engines_actions(app: Any, api: Any) -> No
             assert shown == {key(a) for a in mine["actions"]}, (seat, kinds, shown ^ {key(a) for a in mine["actions"]})
         step(api, code, tokens, rnd)
     assert {"claims", "research_turn", "score_turn", "advance", "trade", "discard", "extinguish", "scatter"} <= set(kinds)
+
+
+@pytest.mark.parametrize("players, seed, options, kinds", [
+    (2, 3, None, {"dish", "claims", "research_turn"}),                  # the two-player dish
+    (4, 2, {"no_trade": True}, {"dish", "discard", "research_turn"}),   # No Player Trades
+])
+def test_the_variants_offer_exactly_the_engines_actions(app: Any, api: Any, players, seed, options, kinds) -> None:
+    t = table(api, players=players, seed=seed, options=options)
+    code, tokens = t["code"], t["tokens"]
+    rnd = random.Random(seed)
+    seen = set()
+    for _ in range(36):
+        now = api.state(code)
+        seen.add((now["view"]["deciding"] or {}).get("do"))
+        for seat in {now["to_move"][0], (now["to_move"][0] + 1) % players}:
+            mine = api.state(code, tokens[seat])
+            text = page(app, code, tokens[seat])
+            assert {key(a) for a in offered(text)} == {key(a) for a in mine["actions"]}
+            if mine["view"]["deciding"]["do"] == "dish" and mine["actions"]:
+                dish = section(text, "cp-scoreboard")   # the dish's elements are the targets of the options
+                assert len(re.findall(r'data-target="take"', dish)) == sum(mine["view"]["dish"].values())
+        step(api, code, tokens, rnd)
+    assert kinds <= seen, seen
+
+
+def test_lab_partner_cards_have_two_claim_spots_on_the_grid(app: Any) -> None:
+    """A table of four with Lab Partners (made here from the engine: the
+    lobby checks options with the fewest players the game allows, and Lab
+    Partners is for 3 to 5)."""
+    from flask import render_template
+
+    from companion.games.compounded.board import board_context
+    from companion.snapshot import Snapshot
+    from engine.compounded import GAME
+    from labkit.cardsets import new_game
+
+    game = new_game(GAME)
+    state = game.setup(4, 2, {"lab_partners": True})
+    seats = [{"seat": i, "name": n, "token": ""} for i, n in enumerate(["Ada", "Bo", "Cy", "Di"])]
+    snap = Snapshot({"code": "LABPT", "version": 1, "moves": 0, "game": "compounded"}, game, seats, state)
+    cp = board_context(snap, 0)["cp"]
+    partners = [c for c in cp["grid"] if c["lab_partner"]]
+    assert [c["index"] for c in partners] == [5, 6, 9, 10] and {c["spots"] for c in partners} == {2}
+    with app.test_request_context("/"):
+        grid = render_template("compounded/_grid.html", cp=cp, snap=snap, me=0)
+    assert grid.count("2 claim spots") == 4 and grid.count("cell compound") == 16
+    assert "Lab Partner deck 16" in grid
 
 
 def test_the_board_shows_the_grid_the_benches_and_the_scoreboard(app: Any, api: Any) -> None:
@@ -115,6 +164,17 @@ def test_a_trade_between_two_phones(app: Any, api: Any, phones: Any) -> None:
     after = api.state(code)["view"]["scientists"]
     assert after[0]["bench"].get(ask, 0) == before[0].get(ask, 0) + 1
     assert after[1]["bench"].get(give, 0) == before[1].get(give, 0) + 1
+    # Cy offers Ada a trade; she declines it, and nothing changes hands.
+    cy, ada_now = api.state(code, tokens[2])["view"]["scientists"][2]["bench"], after[0]["bench"]
+    act(2, {"type": "trade_with", "seat": 0})
+    act(2, {"type": "offer_give", "element": next(iter(cy))})
+    act(2, {"type": "offer_ask", "element": next(iter(ada_now))})
+    act(2, {"type": "propose"})
+    offer = section(page(app, code, tokens[0]), "cp-decision")
+    assert "<strong>Cy</strong> gives you" in offer and ">Decline<" in offer
+    act(0, {"type": "decline", "seat": 2})
+    assert api.state(code)["view"]["scientists"][0]["bench"] == ada_now
+    assert "Cy</strong> gives you" not in section(page(app, code, tokens[0]), "cp-decision")
     del now
 
 

@@ -27,7 +27,10 @@ from engine.organicsoup.cards import OrganicSoupCards
 from engine.organicsoup.state import State
 
 LIFE = 1_000_000
-WEIGHTS = (("complex", "Complex recipes", 10_000), ("simple", "Simple recipes", 100), ("basic", "Basic recipes", 1))
+WEIGHTS = (("complex", "Complex recipes (10,000 each)", 10_000), ("simple", "Simple recipes (100 each)", 100),
+           ("basic", "Basic recipes (1 each)", 1))
+"""A score line per level, each recipe weighted so that the totals rank as the
+rulebook does; the label says the weight, so a score table reads."""
 
 
 def recipes_by_level(cards: OrganicSoupCards, recipes: Sequence[str]) -> dict[str, int]:

@@ -221,13 +221,15 @@ def test_a_whole_game_ends_with_the_winner_and_the_standings(app: Any, api: Any)
     score = api.call("GET", f"/api/tables/{code}/score").json
     for token in (tokens[0], None):
         page = _page(app, code, token)
-        standings = re.search(r'id="standings".*?</table>', page, re.S).group(0)
+        standings = re.search(r'id="standings".*?</ol>', page, re.S).group(0)
         winners = [s["name"] for s in score["scores"] if s["seat"] in score["winners"]]
         assert re.search(rf"<h2>({'|'.join(winners)}) wins|<h2>Shared win", standings)
         for s in score["scores"]:
-            assert re.search(rf'<th scope="row">{s["name"]}', standings)
             counts = s["details"]["recipes"]
-            assert f"<td>{counts['complex']}</td><td>{counts['simple']}</td><td>{counts['basic']}</td>" in standings
+            row = re.search(rf'data-standing="{s["seat"]}"><strong>{s["name"]}</strong>.*?</li>', standings, re.S).group(0)
+            assert (f"<b>{counts['complex']}</b> complex &middot; <b>{counts['simple']}</b> simple &middot; "
+                    f"<b>{counts['basic']}</b> basic") in row
+            assert ("created life" in row) == (s["details"]["life"] is not None)
         assert 'id="control-build"' not in page and 'id="react-form"' not in page and not _offered(page)
 
 

@@ -25,6 +25,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from engine.chem import ELEMENT_NAMES, ChemistryError, structure
+from engine.compounded import printed
 from engine.compounded.chemistry import flame_slots, states_at_room_temperature
 from engine.data import CardFiles, DataError, Model, Problem
 
@@ -264,9 +265,7 @@ class CompoundedCards:
     def source(self, name: str) -> Any:
         """What a data file holds, for the print manifest's ``source:``
         (:func:`engine.compounded.printed.source`)."""
-        from engine.compounded.printed import source
-
-        return source(self, name)
+        return printed.source(self, name)
 
     @property
     def distribution(self) -> dict[str, int]:

@@ -65,8 +65,6 @@ def element_tokens(table: Any, order: tuple[str, ...]) -> list[ElementToken]:
 
 def source(cards: Any, name: str) -> Any:
     """What ``name`` holds; a ``KeyError`` for anything else."""
-    from engine.compounded.cards import ELEMENTS
-
     parts = {
         "compounds.csv": lambda: list(cards.rows["compounds.csv"]),
         "lab_partners.csv": lambda: list(cards.rows["lab_partners.csv"]),
@@ -75,6 +73,6 @@ def source(cards: Any, name: str) -> Any:
         "workbench.yaml": lambda: cards.workbench,
         "table.yaml": lambda: cards.table,
         "table.yaml#scientists": lambda: scientist_kits(cards.table),
-        "table.yaml#elements": lambda: element_tokens(cards.table, ELEMENTS),
+        "table.yaml#elements": lambda: element_tokens(cards.table, tuple(cards.distribution)),
     }
     return parts[name]()

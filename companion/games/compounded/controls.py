@@ -81,7 +81,7 @@ def controls(b: Any, actions: list[dict[str, Any]]) -> dict[str, Any]:
     panel = Panel(actions)
     task = b.view["deciding"] or {}
     kind = task.get("do") if actions else None
-    extra: dict[str, Any] = {"fire": None, "trade": None, "info": []}
+    extra: dict[str, Any] = {"fire": None, "trade": None, "info": [], "dish": None}
     prompt = ""
     if kind in BUILDERS:
         prompt, more = BUILDERS[kind](b, panel, task)
@@ -149,7 +149,8 @@ def _dish(b: Any, p: Panel, task: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         p.option(acts, "take", f"Give {g}", f"Put one {ELEMENT_WORDS[g]} on the dish", element=g)
     for a in p.of("pass"):
         p.button(a, "Pass (no more dish trades this phase)")
-    return "Tap an element on the dish, then the one you give for it; or pass.", {}
+    dish = [{"e": e, "target": e in p.take_targets} for e, n in b.view["dish"].items() for _ in range(n)]
+    return "Tap an element on the dish, then the one you give for it; or pass.", {"dish": dish}
 
 
 def _discard(b: Any, p: Panel, task: dict[str, Any]) -> tuple[str, dict[str, Any]]:

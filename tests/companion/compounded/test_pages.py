@@ -54,7 +54,7 @@ def test_the_variants_offer_exactly_the_engines_actions(app: Any, api: Any, play
             text = page(app, code, tokens[seat])
             assert {key(a) for a in offered(text)} == {key(a) for a in mine["actions"]}
             if mine["view"]["deciding"]["do"] == "dish" and mine["actions"]:
-                dish = section(text, "cp-scoreboard")   # the dish's elements are the targets of the options
+                dish = section(text, "cp-decision")     # the dish's elements are the targets of the options
                 assert len(re.findall(r'data-target="take"', dish)) == sum(mine["view"]["dish"].values())
         step(api, code, tokens, rnd)
     assert kinds <= seen, seen

@@ -147,11 +147,13 @@ def best_linking(table: TableShape, colour: Mapping[Cell, str], points: tuple[in
     return Linking(total, frozenset(links), chains_of(links))
 
 
+@lru_cache(maxsize=64)
 def _rate(points: tuple[int, ...]) -> tuple[int, int]:
     """The most a cell can earn, as a fraction ``(num, den)``: 28/7 = 4 for the rulebook."""
     return max(((points[n], n) for n in range(1, len(points))), key=lambda p: p[0] / p[1])
 
 
+@lru_cache(maxsize=4096)
 def _best_split(n: int, points: tuple[int, ...]) -> int:
     """The most ``n`` cells could score if they could be cut into any chains."""
     best = [0] * (n + 1)
@@ -173,7 +175,8 @@ def component_best(cells: tuple[Cell, ...], forced: tuple[Link, ...], forbidden:
     start at the loss no cutting can avoid and grow geometrically."""
     if len(cells) == 1:
         return (0, frozenset()) if not forced else None
-    quick = _along_one_path(cells, frozenset(forced), frozenset(forbidden), points)
+    quick = (_along_one_path(cells, frozenset(forced), frozenset(forbidden), points)
+             or _tile(cells, frozenset(forced), frozenset(forbidden), points))
     if quick is not None:
         return quick
     num, den = _rate(points)
@@ -189,50 +192,75 @@ def component_best(cells: tuple[Cell, ...], forced: tuple[Link, ...], forbidden:
         step *= 2
 
 
-def _split(n: int, points: tuple[int, ...]) -> list[int]:
-    """Chain lengths that reach :func:`_best_split`, longest first."""
-    best = [0] * (n + 1)
-    choice = [0] * (n + 1)
-    for m in range(1, n + 1):
-        best[m], choice[m] = max((best[m - k] + points[min(k, len(points) - 1)], k) for k in range(1, min(m, len(points) - 1) + 1))
-    out = []
-    while n:
-        out.append(choice[n])
-        n -= choice[n]
-    return sorted(out, reverse=True)
-
-
 PATH_TRIES = 4000
 """Steps the shortcut may spend looking for one path through every cell: a
 bound on work, not a rule (the exact search follows if it gives up)."""
 
 
+def _cut(path: list[Cell], forced: frozenset[Link], points: tuple[int, ...]) -> tuple[int, frozenset[Link]]:
+    """The best way to cut a path into chains, never at a forced link."""
+    n = len(path)
+    cap = len(points) - 1
+    best = [0] + [-1] * n
+    cut_at = [0] * (n + 1)
+    for i in range(1, n + 1):
+        for k in range(1, i + 1):
+            j = i - k  # chain path[j:i]; the link before it is cut
+            if j > 0 and link(path[j - 1], path[j]) in forced:
+                continue
+            if best[j] >= 0 and best[j] + points[min(k, cap)] > best[i]:
+                best[i], cut_at[i] = best[j] + points[min(k, cap)], j
+    links = set()
+    i = n
+    while i:
+        j = cut_at[i]
+        links.update(link(path[k], path[k + 1]) for k in range(j, i - 1))
+        i = j
+    return best[n], frozenset(links)
+
+
 def _along_one_path(cells: tuple[Cell, ...], forced: frozenset[Link], forbidden: frozenset[Link],
                     points: tuple[int, ...]) -> tuple[int, frozenset[Link]] | None:
     """A shortcut for big, dense groups: if one path runs through every cell,
-    cutting it into the best lengths scores what no linking can beat (the
-    best split of the cell count), so it is optimal when it keeps the
-    constraints. ``None`` when no such path turns up quickly."""
+    using every forced link and no forbidden one, and it can be cut (never
+    at a forced link) into chains scoring the best split of the cell count,
+    no linking can beat it. ``None`` when no such path turns up quickly."""
     cellset = frozenset(cells)
     nb = {c: [n for n in ((c[0] + 1, c[1]), (c[0] - 1, c[1]), (c[0], c[1] + 1), (c[0], c[1] - 1))
               if n in cellset and link(c, n) not in forbidden] for c in cells}
-    if any(not nb[c] for c in cells):
+    must: dict[Cell, set[Cell]] = {c: set() for c in cells}
+    for a, b in forced:
+        must[a].add(b)
+        must[b].add(a)
+    if any(not nb[c] for c in cells) or any(len(m) > 2 for m in must.values()):
         return None
+    target = _best_split(len(cells), points)
     budget = [PATH_TRIES]
     path: list[Cell] = []
     used: set[Cell] = set()
+    found: list = []
 
     def extend() -> bool:
         if len(path) == len(cells):
-            return True
+            got = _cut(path, forced, points)
+            if got[0] >= target:
+                found.append(got)
+                return True
+            return False
         budget[0] -= 1
         if budget[0] < 0:
             return False
         last = path[-1]
+        before = path[-2] if len(path) > 1 else None
+        owed = [n for n in must[last] if n != before]
+        if len(owed) > 1 or any(n in used for n in owed):
+            return False  # a forced link of this cell can no longer be made
+        options = owed or [n for n in nb[last] if n not in used]
         # Warnsdorff: go first where fewest ways on remain
-        options = sorted((n for n in nb[last] if n not in used),
-                         key=lambda n: (sum(1 for m in nb[n] if m not in used), n))
+        options = sorted(options, key=lambda n: (sum(1 for m in nb[n] if m not in used), n))
         for n in options:
+            if len(must[n] - {last}) > 1 or any(m in used for m in must[n] - {last}):
+                continue  # n's forced links could not all sit beside it on the path
             path.append(n)
             used.add(n)
             if extend():
@@ -241,23 +269,116 @@ def _along_one_path(cells: tuple[Cell, ...], forced: frozenset[Link], forbidden:
             used.discard(n)
         return False
 
-    starts = sorted(cells, key=lambda c: (len(nb[c]), c))[:4]
-    for start in starts:
+    for start in sorted(cells, key=lambda c: (len(must[c]) > 1, len(nb[c]), c)):
+        if budget[0] < 0:
+            break
         path[:] = [start]
         used.clear()
         used.add(start)
         if extend():
-            break
-    else:
+            return found[0]
+    return None
+
+
+@lru_cache(maxsize=100000)
+def _future_loss(lens: tuple[int, ...], left: int, points: tuple[int, ...]) -> int:
+    """The least loss still to come, in the budget's units: the open chains
+    (of lengths ``lens``) and the ``left`` cells not reached yet end up as
+    chains somehow; wherever they lie, no split of those cells loses less.
+    Late in the table this is what prunes: open chains that can no longer
+    all grow to 7."""
+    num, den = _rate(points)
+    cap = len(points) - 1
+    if not lens:
+        return num * left - den * _best_split(left, points) if left else 0
+    best = None
+    for extra in range(left + 1):
+        final = lens[0] + extra
+        loss = num * final - den * points[min(final, cap)]
+        rest = loss + _future_loss(lens[1:], left - extra, points)
+        if best is None or rest < best:
+            best = rest
+    return best  # type: ignore[return-value]
+
+
+def _tile(cells: tuple[Cell, ...], forced: frozenset[Link], forbidden: frozenset[Link],
+          points: tuple[int, ...]) -> tuple[int, frozenset[Link]] | None:
+    """The second shortcut: lay chains one after another from the first free
+    cell, each grown along free neighbours (fewest ways on first) to 7,
+    losing no more than the best split of the cell count does. Found, it is
+    optimal for the same reason as :func:`_along_one_path`; ``None`` when
+    nothing turns up within :data:`PATH_TRIES` steps."""
+    cellset = frozenset(cells)
+    num, den = _rate(points)
+    cap = len(points) - 1
+    nb = {c: [n for n in ((c[0] + 1, c[1]), (c[0] - 1, c[1]), (c[0], c[1] + 1), (c[0], c[1] - 1))
+              if n in cellset and link(c, n) not in forbidden] for c in cells}
+    must: dict[Cell, set[Cell]] = {c: set() for c in cells}
+    for a, b in forced:
+        must[a].add(b)
+        must[b].add(a)
+    if any(len(m) > 2 for m in must.values()):
         return None
-    links = set()
-    i = 0
-    for size in _split(len(cells), points):
-        links.update(link(path[k], path[k + 1]) for k in range(i, i + size - 1))
-        i += size
+    budget = num * len(cells) - den * _best_split(len(cells), points)
+    remaining = set(cells)
+    chains: list[list[Cell]] = []
+    steps = [PATH_TRIES]
+
+    def floor(n: int) -> int:
+        return num * n - den * _best_split(n, points) if n else 0
+
+    def place(lost: int) -> bool:
+        if not remaining:
+            return True
+        u = min(remaining)
+        if len(must[u]) > 1:
+            return False  # u would sit inside its chain: left to the exact search
+        remaining.discard(u)
+        ok = grow([u], lost)
+        remaining.add(u)
+        return ok
+
+    def close(path: list[Cell], lost: int) -> bool:
+        size = len(path)
+        loss = num * size - den * points[min(size, cap)]
+        if lost + loss + floor(len(remaining)) > budget:
+            return False
+        chains.append(list(path))
+        if place(lost + loss):
+            return True
+        chains.pop()
+        return False
+
+    def grow(path: list[Cell], lost: int) -> bool:
+        steps[0] -= 1
+        if steps[0] < 0:
+            return False
+        end = path[-1]
+        owed = [n for n in must[end] if n not in path]
+        if len(owed) > 1 or any(n not in remaining for n in owed):
+            return False
+        if not owed and len(path) >= cap:
+            return close(path, lost)
+        options = owed or sorted((n for n in nb[end] if n in remaining),
+                                 key=lambda n: (sum(1 for m in nb[n] if m in remaining), n))
+        for n in options:
+            if any(m != end and m not in remaining for m in must[n]):
+                continue  # n is forced to a cell already taken by another chain
+            remaining.discard(n)
+            path.append(n)
+            ok = grow(path, lost)
+            path.pop()
+            remaining.add(n)
+            if ok:
+                return True
+        return not owed and close(path, lost)
+
+    if not place(0):
+        return None
+    links = frozenset(link(ch[k], ch[k + 1]) for ch in chains for k in range(len(ch) - 1))
     if not forced <= links:
         return None
-    return (_best_split(len(cells), points), frozenset(links))
+    return (sum(points[min(len(ch), cap)] for ch in chains), links)
 
 
 def _search(cells: tuple[Cell, ...], forced_set: frozenset[Link], forbidden_set: frozenset[Link],
@@ -347,8 +468,9 @@ def _search(cells: tuple[Cell, ...], forced_set: frozenset[Link], forbidden_set:
                         else:
                             out_p.append(0)
                     ns = score + gained
-                    if num * (done - sum(out_l)) - den * ns > budget:
-                        continue  # lost more than the budget allows
+                    lost = num * (done - sum(out_l)) - den * ns
+                    if lost + _future_loss(tuple(sorted(out_l)), len(cells) - done, points) > budget:
+                        continue  # will lose more than the budget allows
                     nk = (tuple(out_p), tuple(out_l))
                     if nk not in nxt or ns > nxt[nk]:
                         nxt[nk] = ns

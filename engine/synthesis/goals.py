@@ -110,6 +110,8 @@ def optimize(table: TableShape, colour: Mapping[Cell, str], points: tuple[int, .
             count(0, used, forced, forbidden, laid, (), lk)
             return
         for p in reqs[i]:
+            if not beats((True, lk.points + card_points(most))):
+                return
             if used.isdisjoint(p.cells):
                 lay_project(i + 1, used | frozenset(p.cells), forced | p.forced(), forbidden | p.forbidden(),
                             laid + (p,))
@@ -123,6 +125,8 @@ def optimize(table: TableShape, colour: Mapping[Cell, str], points: tuple[int, .
         if len(occs) >= most:
             return
         for idx in range(j, len(occ)):
+            if not beats((True, lk.points + card_points(most))):
+                return  # constraints only cost chain points: nothing below can do better
             o = occ[idx]
             if _overlaps(occs, o):
                 continue

@@ -168,7 +168,7 @@ def status(snap: Any, view: dict[str, Any]) -> str:
     return "The atom deck has run out: the game is over."
 
 
-def prompt(view: dict[str, Any], seat: int | None, by_type) -> str:
+def prompt(view: dict[str, Any], seat: int | None) -> str:
     if seat is None or seat != view["turn"] or view["phase"] == "over":
         return ""
     if view["phase"] == "end":
@@ -199,7 +199,7 @@ def board_context(snap: Any, seat: int | None) -> dict[str, Any]:
     mine = view["seats"][seat] if seat is not None else None
     return {"os": {
         "phase": view["phase"], "turn": view["turn"], "turn_name": snap.name(view["turn"]),
-        "status": status(snap, view), "prompt": prompt(view, seat, by_type),
+        "status": status(snap, view), "prompt": prompt(view, seat),
         "soup": soup(view),
         "build": builds(game, view, by_type),
         "offers": [{"act": _json(a), "text": reaction_words(game, snap, seat, a)} for a in by_type["react"]],

@@ -42,13 +42,17 @@ def browser() -> Iterator[Any]:
         browser.close()
 
 
+SHOWN = "(document.getElementById('live-state') || document.getElementById('live')).dataset.version"
+"""The version of the table a phone shows (kept on ``#live-state``, or on ``#live`` itself)."""
+
+
 def version(page: Any) -> str:
-    return page.evaluate("document.getElementById('live').dataset.version")
+    return page.evaluate(SHOWN)
 
 
 def wait_past(page: Any, seen: str) -> None:
     """Until the phone shows a newer table than ``seen`` (its own action, or another phone's)."""
-    page.wait_for_function(f"document.getElementById('live').dataset.version !== '{seen}'")
+    page.wait_for_function(f"{SHOWN} !== '{seen}'")
 
 
 def set_count(page: Any, input_id: str, n: int) -> None:

@@ -7,6 +7,8 @@ The game's record for the house (docs/design/adding-a-game.md).
 from engine.descriptor import GameDescriptor
 from engine.synthesis.cards import FILES, parse
 from engine.synthesis.game import Synthesis
+from engine.synthesis.paper import SCORE_TABLE
+from engine.synthesis.workloads import workloads
 
 GAME = GameDescriptor(
     name="synthesis",
@@ -15,7 +17,9 @@ GAME = GameDescriptor(
     parse_cards=parse,
     data="cardsdata.synthesis",
     templates="templates.synthesis",
+    paper=(SCORE_TABLE,),
     companion="companion.games.synthesis",
+    workloads=workloads,
 )
 
 __all__ = ["GAME", "Synthesis"]

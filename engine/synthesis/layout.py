@@ -175,3 +175,40 @@ def check_layout(lay: Layout, shapes: tuple[str, ...], bonds: tuple[str, ...] | 
         out.append(f"the volume table needs 6 columns (volumes 1 to 6) of 1 to 10 cells, "
                    f"found {list(lay.table.heights)}")
     return out
+
+
+def geometry(lay: Layout) -> dict:
+    """Everything a printer or a phone needs to draw this side, in units of a
+    hexagon side (``y`` down), computed once here: each hexagon's centre and
+    icon, each line's ends and whether it is printed, the volume table and
+    the elemental pairs.
+
+    >>> lay = compile_layout("A", "A", ["o S"], {"A1": "x2"}, {}, ["A1:W"], (3,) * 6)
+    >>> g = geometry(lay)
+    >>> [(h["hexagon"], h["kind"], h["icon"]) for h in g["hexagons"]]
+    [('A1', 'active', 'x2'), ('A2', 'start', None)]
+    >>> sum(1 for e in g["lines"] if e["printed"]), sum(1 for e in g["lines"] if e["start"])
+    (1, 6)
+    """
+    lat = lay.lattice
+    hexagons = []
+    for h in range(len(lat.hexes)):
+        x, y = lat.hex_centre(h)
+        kind, icon = "plain", None
+        if h == lay.start:
+            kind = "start"
+        elif h in lay.active:
+            kind, icon = "active", lay.active[h]
+        elif h in lay.elemental:
+            kind, icon = "elemental", lay.elemental[h]
+        hexagons.append({"hexagon": lat.hex_label(h), "x": round(x, 4), "y": round(y, 4), "kind": kind, "icon": icon})
+    lines = []
+    for e in range(len(lat.edges)):
+        x1, y1, x2, y2 = lat.edge_segment(e)
+        lines.append({"line": lat.edge_labels[e], "x1": round(x1, 4), "y1": round(y1, 4), "x2": round(x2, 4),
+                      "y2": round(y2, 4), "printed": bool(lay.printed >> e & 1),
+                      "start": bool(lay.start_mask >> e & 1)})
+    left, top, right, bottom = lat.bounds()
+    return {"board": lay.board, "side": lay.side, "hexagons": hexagons, "lines": lines,
+            "bounds": [round(v, 4) for v in (left, top, right, bottom)],
+            "table": list(lay.table.heights), "pairs": list(lay.pairs)}

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from engine.core import Action, IllegalAction
 from engine.rng import Rng
 from engine.synthesis.bonds import legal, placements
-from engine.synthesis.formula import LINE, Formula
+from engine.synthesis.formula import LINE
 from engine.synthesis.state import Seat, State
 
 if TYPE_CHECKING:

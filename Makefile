@@ -13,6 +13,7 @@ TEST_STAMP := $(VENV)/.installed-test
 NPM_STAMP := node_modules/.installed
 VENDOR := companion/static/vendor
 HTMX   := $(VENDOR)/htmx.min.js
+VENDORED := $(HTMX) $(VENDOR)/sse.min.js $(VENDOR)/idiomorph-ext.min.js
 # Debian packages the tests use: Chromium for browser tests, poppler-utils for pdffonts.
 DEBS   := chromium poppler-utils
 
@@ -36,11 +37,12 @@ $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
 	touch $@
 
-$(HTMX): $(NPM_STAMP)
+$(VENDORED): $(NPM_STAMP)
 	mkdir -p $(VENDOR)
-	cp node_modules/htmx.org/dist/htmx.min.js $@
+	cp node_modules/htmx.org/dist/htmx.min.js node_modules/htmx-ext-sse/dist/sse.min.js \
+	   node_modules/idiomorph/dist/idiomorph-ext.min.js $(VENDOR)/
 
-assets: $(NPM_STAMP) $(HTMX)
+assets: $(NPM_STAMP) $(VENDORED)
 
 venv: $(RUN_STAMP)
 

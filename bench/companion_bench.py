@@ -1,7 +1,7 @@
 """The companion under load, on loopback: many tables, several players each
 acting, and a spectator phone per table polling like the pages do.
 
-The real server (``python -m companion`` under waitress) runs in its own
+The real server (``python -m companion`` under gunicorn) runs in its own
 process; the phones are threads of this one, each with its own keep-alive
 connection. A run is bounded in time (``LABKIT_BENCH_SECONDS``, default 20
 per database) and every request goes to 127.0.0.1.

@@ -38,6 +38,9 @@ DEFAULTS: dict[str, Any] = {
     "PUBLIC_URL": None,                 # the LAN address phones use; serve() sets it
     "ALLOW_CHOSEN_SEED": False,         # tests and benchmarks may fix a table's seed
     "STRICT_VERSIONS": False,           # True: a stale version always conflicts (see companion.referee)
+    "FANOUT": "auto",                   # how workers tell each other of changes (companion.hub)
+    "REDIS_URL": None,                  # redis://... : fan out through Redis pub/sub
+    "WORKERS": 1,                       # worker processes serving these tables (serve() sets it)
     "SESSION_COOKIE_NAME": "labkit_session",
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Lax",
@@ -74,18 +77,27 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
         log.warning("%s is missing: run `make %s` (pages will not update live)", HTMX_FILE,
                     HTMX_FILE.relative_to(Path(__file__).parent.parent))
 
-    from companion import api, pages, paper, plugins, security, store
+    from companion import api, hub, pages, paper, plugins, security, store, stream
     from companion.referee import Referee
 
     store.init_app(app)
-    app.extensions["companion_referee"] = Referee(app.extensions["companion_store"],
-                                                  strict_versions=bool(app.config["STRICT_VERSIONS"]))
+    tables = app.extensions["companion_store"]
+    news = hub.Hub()
+    news.fanout = hub.choose(str(app.config["FANOUT"]), database_url=tables.db.url, database_kind=tables.db.kind,
+                             redis_url=app.config.get("REDIS_URL"), workers=int(app.config["WORKERS"]),
+                             versions=tables.versions)
+    news.fanout.start(news)
+    app.extensions["companion_hub"] = news
+    referee = Referee(tables, strict_versions=bool(app.config["STRICT_VERSIONS"]))
+    referee.changed = news.publish
+    app.extensions["companion_referee"] = referee
     app.extensions["companion_limiter"] = security.RateLimiter(app.config["RATE_LIMITS"])
     security.protect(app)
     app.jinja_env.globals["csrf_token"] = security.csrf_token
     app.jinja_env.globals["csrf_field"] = security.CSRF_FIELD
 
     app.register_blueprint(pages.bp)
+    app.register_blueprint(stream.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(paper.bp)
     plugins.init_app(app)

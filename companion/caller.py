@@ -37,6 +37,13 @@ def by_cookies(code: str) -> Caller:
     return caller
 
 
+def by_cookies_at(snap: Snapshot) -> Caller:
+    """The same phone (its cookies) at another version of the table: a seat
+    whose secret was replaced since is no longer its seat."""
+    return Caller(snap, snap.seat_of(request.cookies.get(seat_cookie(snap.code))),
+                  snap.is_host(request.cookies.get(host_cookie(snap.code))))
+
+
 def by_token(code: str, *, required: bool = False) -> Caller:
     """An API client's seat or host rights, from its bearer token."""
     token = bearer_token()

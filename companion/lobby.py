@@ -79,10 +79,17 @@ class LobbyRules:
             seed = secrets.randbits(63)
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
             raise BadInput("A seed is an integer from 0 to 2^63 - 1.")
-        try:  # the engine reads the options now, so a bad option fails at creation
-            game.setup(game.min_players, seed, options)
-        except RulesError as exc:
-            raise BadInput(_sentence(f"These options do not work: {exc}")) from None
+        # The engine reads the options now, so a bad option fails at creation:
+        # good when they work for some player count (a variant may need more players).
+        refusals = []
+        for players in range(game.min_players, game.max_players + 1):
+            try:
+                game.setup(players, seed, options)
+                break
+            except RulesError as exc:
+                refusals.append(str(exc))
+        else:
+            raise BadInput(_sentence(f"These options do not work: {refusals[0]}"))
         host_token = secrets.token_urlsafe(24)
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -109,10 +116,11 @@ class LobbyRules:
                 raise Refused(f"Someone at this table is already called {name}: pick another name.")
             seat = len(snap.seats)
             try:
-                self.store.add_seat(snap.table["id"], snap.version, seat, name, digest(token))
+                version = self.store.add_seat(snap.table["id"], snap.version, seat, name, digest(token))
             except VersionConflict:
                 table = snap.code  # someone joined at the same moment: look again
                 continue
+            self.changed(snap.code, version)
             return seat, token, self.snapshot(snap.code)
         raise Conflict("The table is very busy: try again.", self.snapshot(snap.code))
 
@@ -124,7 +132,7 @@ class LobbyRules:
         if not 0 <= seat < len(snap.seats):
             raise Refused(f"There is no seat {seat + 1} at this table.")
         token = secrets.token_urlsafe(24)
-        self.store.replace_seat_token(snap.table["id"], seat, digest(token))
+        self.changed(snap.code, self.store.replace_seat_token(snap.table["id"], seat, digest(token)))
         return token
 
     def start(self: "Referee", table: str | Snapshot, seen_version: int) -> Snapshot:
@@ -134,8 +142,12 @@ class LobbyRules:
         seated = len(snap.seats)
         if seated < snap.game.min_players:
             raise Refused(f"{snap.game.title} needs at least {snap.game.min_players} players; {seated} seated.")
+        try:  # the options chosen must work for the players seated
+            snap.game.setup(seated, snap.table["seed"], snap.table["options"])
+        except RulesError as exc:
+            raise Refused(_sentence(f"The game cannot start with {seated} players and these options: {exc}")) from None
         try:
-            self.store.start(snap.table["id"], seen_version, seated)
+            self.changed(snap.code, self.store.start(snap.table["id"], seen_version, seated))
         except VersionConflict:
             raise Conflict("Someone joined just now: check the seats and start again.",
                            self.snapshot(snap.code)) from None

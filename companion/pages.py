@@ -22,7 +22,7 @@ import segno
 from flask import Blueprint, Response, current_app, g, make_response, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from companion import plugins
+from companion import live, plugins
 from companion.caller import Caller, again, by_cookies
 from companion.errors import REFUSALS, BadInput, Conflict, Forbidden, NotFound, status_of
 from companion.lobby import clean_code
@@ -38,30 +38,16 @@ def _join_url(code: str) -> str:
     return f"{public_base_url()}{url_for('pages.table', code=code)}"
 
 
-def _context(caller: Caller, *, error: dict[str, str] | None = None, notice: str | None = None,
-             join_error: str | None = None, handover: dict[str, Any] | None = None) -> dict[str, Any]:
-    snap, seat = caller.snap, caller.seat
-    game = snap.table["game"]
-    plugin = plugins.plugin(game)
-    extra = (snap.cached(("board", seat), lambda: plugin.board_context(snap, seat))
-             if plugin.board_context and snap.started else {})
-    return {
-        "snap": snap, "game": snap.game, "me": seat, "is_host": caller.host,
-        "error": error, "notice": notice, "join_error": join_error, "handover": handover,
-        "join_url": _join_url(snap.code), "poll_ms": int(current_app.config["POLL_MS"]),
-        "parts": plugin.parts, "plugin": plugin,
-        "label": lambda action: plugins.action_label(game, action),
-        "to_json": lambda value: json.dumps(value, sort_keys=True, separators=(",", ":")),
-        **extra,
-    }
-
-
-def render_live(caller: Caller, status: int = 200, **kw: Any) -> Response:
-    """The ``#live`` partial for htmx, the whole page otherwise."""
-    ctx = _context(caller, **kw)
-    partial = request.headers.get("HX-Request") == "true"
-    response = make_response(render_template("companion/_live.html" if partial else "companion/table.html", **ctx),
-                             status)
+def render_live(caller: Caller, status: int = 200, **said: Any) -> Response:
+    """The ``#live`` region for htmx (morphed in place), the whole page otherwise."""
+    region = live.render(caller, live.Response(**said))
+    if request.headers.get("HX-Request") == "true":
+        response = make_response(region, status)
+    else:
+        plugin = plugins.plugin(caller.snap.table["game"])
+        response = make_response(render_template("companion/table.html", live=region, snap=caller.snap,
+                                                 game=caller.snap.game, me=caller.seat, plugin=plugin,
+                                                 poll_ms=live.poll_ms()), status)
     response.headers["X-Table-Version"] = str(caller.snap.version)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -142,8 +128,9 @@ def table(code: str) -> Any:
 
 
 @bp.get("/t/<code>/live")
-def live(code: str) -> Any:
-    """The poll: 204 while the table is at ``since``, the new ``#live`` otherwise."""
+def poll(code: str) -> Any:
+    """For a phone that cannot hold a stream: 204 while the table is at
+    ``since``, the new ``#live`` otherwise."""
     code = clean_code(code)
     since = request.args.get("since", type=int)
     if since is not None and since == get_referee().version(code):

@@ -33,6 +33,12 @@ class Part:
     version and sent to every phone. Otherwise rendered once per seat."""
 
 
+HOUSE_PARTS = ("notice", "lobby", "players", "score", "log", "host")
+"""Names the house's own parts take (``part-<name>`` ids): a plugin's parts take others."""
+SCORE = Part("score", "companion/_score.html", shared=True)
+"""The house's final score table: every seat's score lines."""
+
+
 @dataclass(frozen=True)
 class Plugin:
     parts: tuple[Part, ...]
@@ -49,9 +55,20 @@ class Plugin:
     links: tuple[tuple[str, str], ...] = ()
     """``(label, endpoint)`` shown on the home page."""
     openapi_paths: Callable[[], dict[str, Any]] | None = None
+    score: Part | None = SCORE
+    """The final score part: the house's table, the game's own, or none
+    (when one of the game's parts already shows the standings)."""
+
+    def __post_init__(self) -> None:
+        names = [p.name for p in self.parts]
+        clash = sorted({n for n in names if n in HOUSE_PARTS or names.count(n) > 1})
+        if clash:
+            raise ValueError(f"part names {clash} are taken (the house's: {', '.join(HOUSE_PARTS)}; "
+                             "or named twice)")
 
 
 GENERIC = Plugin(parts=(Part("board", "companion/generic/_board.html"),))
+"""A game without a plugin: its view, and a button per legal action."""
 
 
 @lru_cache(maxsize=None)

@@ -29,7 +29,7 @@ import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from engine.core import Game, IllegalAction, RulesError
 from companion.errors import BadInput, Conflict, Refused
@@ -70,8 +70,14 @@ class Referee(LobbyRules):
         self.keep_states = keep_states
         self._games: dict[str, Game] = {}
         self._cache: "OrderedDict[int, _Entry]" = OrderedDict()
+        self._snaps: "OrderedDict[tuple[int, int], Snapshot]" = OrderedDict()
+        """One snapshot per (table, version), shared by every request and
+        stream that reads that version: what it works out (views, actions,
+        running scores, rendered parts) is worked out once."""
         self._lock = threading.Lock()
         self._table_locks: dict[int, threading.Lock] = {}
+        self.changed: Callable[[str, int], None] = lambda code, version: None
+        """Told of every change this referee commits (the app points it at the hub)."""
 
     # --- games ------------------------------------------------------------
     def game(self, name: str) -> Game:
@@ -90,11 +96,23 @@ class Referee(LobbyRules):
         """The table as it is now: one read of its row (the state and seats
         come from the cache while the row's version says they are current)."""
         table = self.store.table(clean_code(code))
+        key = (table["id"], table["version"])
+        with self._lock:
+            cached = self._snaps.get(key)
+        if cached is not None and cached.table["status"] == table["status"]:
+            return cached
         game = self.game(table["game"])
         if table["status"] == "lobby":
-            return Snapshot(table, game, self.store.seats(table["id"]), None)
+            return self._keep(Snapshot(table, game, self.store.seats(table["id"]), None))
         entry = self._entry(table, game)
-        return Snapshot(table, game, entry.seats, entry.state)
+        return self._keep(Snapshot(table, game, entry.seats, entry.state))
+
+    def _keep(self, snap: Snapshot) -> Snapshot:
+        with self._lock:
+            self._snaps[(snap.table["id"], snap.version)] = snap
+            while len(self._snaps) > 4 * self.cache_tables:
+                self._snaps.popitem(last=False)
+        return snap
 
     def _table_lock(self, table_id: int) -> threading.Lock:
         with self._lock:
@@ -158,6 +176,7 @@ class Referee(LobbyRules):
         """Drop every cached state (tests use it to prove a rebuild from the database)."""
         with self._lock:
             self._cache.clear()
+            self._snaps.clear()
 
     # --- playing --------------------------------------------------------------
     def version(self, code: str) -> int:
@@ -186,7 +205,9 @@ class Referee(LobbyRules):
             except VersionConflict:
                 snap = self.snapshot(snap.code)  # someone else wrote first: look again from their version
                 continue
-            return self._advance(snap, version, new_state)
+            after = self._advance(snap, version, new_state)
+            self.changed(snap.code, version)
+            return after
         raise Conflict("The table is very busy: try again.", self.snapshot(snap.code))
 
     def _check_rebase(self, snap: Snapshot, seat: int, seen_version: int) -> None:
@@ -206,10 +227,8 @@ class Referee(LobbyRules):
     def _apply(snap: Snapshot, seat: int, action: dict[str, Any]) -> Any:
         try:
             return snap.game.apply(snap.state, seat, action)
-        except IllegalAction:
-            raise
         except RulesError as exc:
-            raise IllegalAction(str(exc)) from None
+            raise IllegalAction(named(str(exc), snap)) from None
         # Anything else the engine raises is a bug in the game, not a player's
         # mistake: it is not hidden here, and the request ends in a 500.
 
@@ -226,7 +245,7 @@ class Referee(LobbyRules):
             while len(history) > self.keep_states:
                 history.popitem(last=False)
             self._remember(table_id, _Entry(version, snap.moves + 1, state, entry.seats, history))
-        return Snapshot(table, snap.game, snap.seats, state)
+        return self._keep(Snapshot(table, snap.game, snap.seats, state))
 
     def undo(self, table: str | Snapshot, seen_version: Any) -> Snapshot:
         """Take back the table's last action (the host's button for mis-taps).
@@ -246,6 +265,7 @@ class Referee(LobbyRules):
             raise Conflict("Someone moved just now: look again before undoing.", self.snapshot(code)) from None
         if version is None:
             raise Refused("There is nothing to undo.")
+        self.changed(code, version)
         with self._lock:
             entry = self._cache.get(snap.table["id"])
         if entry is not None:
@@ -255,6 +275,14 @@ class Referee(LobbyRules):
                 self._remember(snap.table["id"], _Entry(version, snap.moves - 1, earlier[-1][1], entry.seats,
                                                         history))
         return self.snapshot(code)
+
+
+def named(sentence: str, snap: Snapshot) -> str:
+    """The engine names seats as ``seat_name`` does ("Player 2"); players
+    read their names."""
+    for seat in range(len(snap.seats) - 1, -1, -1):  # "Player 10" before "Player 1"
+        sentence = sentence.replace(snap.game.seat_name(seat), snap.name(seat))
+    return sentence
 
 
 class _Moved(Exception):

@@ -1,5 +1,11 @@
-"""Run the companion for a real table: waitress on all interfaces, the address
-to open from a phone, and a QR code of it in the terminal.
+"""Run the companion: gunicorn on all interfaces with as many worker
+processes as asked (each a thread per open phone stream), the address to
+open from a phone, and a QR code of it in the terminal.
+
+Every worker is stateless apart from caches: tables live in the database,
+and a change committed by one worker reaches the phones streaming from
+another through the fan-out (:mod:`companion.hub`). Behind a proxy the same
+tables can be served by workers on several machines (docs/deploy.md).
 
 >>> lan_addresses()  # doctest: +SKIP
 ['192.168.1.23']
@@ -72,31 +78,51 @@ def phone_url(host: str, port: int) -> str:
 
 def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = None, *,
           instance_path: str | None = None, config: Mapping[str, Any] | None = None,
-          threads: int = 8, qr: bool = True, out: TextIO | None = None) -> None:
+          workers: int = 1, threads: int = 256, qr: bool = True, out: TextIO | None = None) -> None:
     """Start the companion and keep running until interrupted.
 
     ``database_url``: ``postgresql://...`` or ``sqlite:///file``; default: a
     SQLite file in the instance folder (``instance_path``, by default
     ``./instance``). ``config`` overrides app settings (e.g. ``RATE_LIMITS``).
+    ``threads`` per worker bound how many phones (each holds a stream) and
+    requests a worker serves at once: size it for the phones, not the cores.
     """
-    from waitress import serve as waitress_serve
-
     out = out or sys.stdout
     url = phone_url(host, port)
-    settings: dict[str, Any] = {"PUBLIC_URL": url}
+    settings: dict[str, Any] = {"PUBLIC_URL": url, "WORKERS": workers}
     if database_url:
         settings["DATABASE_URL"] = database_url
     settings.update(config or {})
-    app = create_app(None, instance_path=instance_path, overrides=settings)
-    store = app.extensions["companion_store"]
-    print(f"labkit companion: {store.db.kind} database, {len(app.extensions['companion_referee'].game_names())} "
-          f"game(s)", file=out)
+    probe = create_app(None, instance_path=instance_path, overrides=settings)   # schema ready, settings checked
+    store = probe.extensions["companion_store"]
+    print(f"labkit companion: {store.db.kind} database, {workers} worker(s) x {threads} threads, "
+          f"fan-out {probe.extensions['companion_hub'].fanout.name}, "
+          f"{len(probe.extensions['companion_referee'].game_names())} game(s)", file=out)
+    store.db.close()
     print(f"Open this on a phone on the same network: {url}", file=out)
     if qr:
         try:
             segno.make(url, error="m").terminal(out=out, compact=True)
-        except Exception:  # a terminal that cannot show it: the address is printed above
+        except (OSError, ValueError, UnicodeError):  # a terminal that cannot show it: the address is printed above
             pass
     print(f"Listening on {host}:{port} (Ctrl-C to stop)", file=out, flush=True)
-    waitress_serve(app, host=host, port=port, threads=threads, ident="labkit", channel_timeout=30,
-                   connection_limit=1000, _quiet=True)
+    run_gunicorn(lambda: create_app(None, instance_path=instance_path, overrides=settings), host, port,
+                 workers=workers, threads=threads)
+
+
+def run_gunicorn(make_app: Any, host: str, port: int, *, workers: int, threads: int) -> None:
+    """gunicorn's threaded workers, each building its own app after the fork."""
+    from gunicorn.app.base import BaseApplication
+
+    class Companion(BaseApplication):
+        def load_config(self) -> None:
+            bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+            for key, value in {"bind": bind, "workers": workers, "worker_class": "gthread", "threads": threads,
+                               "keepalive": 75, "graceful_timeout": 5, "timeout": 30, "accesslog": None,
+                               "errorlog": "-", "loglevel": "warning", "proc_name": "labkit-companion"}.items():
+                self.cfg.set(key, value)
+
+        def load(self) -> Any:
+            return make_app()
+
+    Companion().run()

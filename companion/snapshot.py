@@ -26,6 +26,8 @@ class Snapshot:
     game: Game
     seats: list[dict[str, Any]]
     state: Any | None
+    log: tuple[str, ...] = ()
+    """The game so far in words, one line per action (the referee narrates it)."""
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -120,6 +122,9 @@ class Snapshot:
         for score in out["scores"]:
             score["name"] = self.name(score["seat"])
         return out
+
+    def log_lines(self) -> tuple[str, ...]:
+        return self.log
 
     def public_seats(self) -> list[dict[str, Any]]:
         return [{"seat": s["seat"], "name": s["name"]} for s in self.seats]

@@ -80,6 +80,15 @@ class Store:
             raise NotFound(f"There is no table {code}. Check the code.")
         return int(row["version"])
 
+    def versions(self, codes: list[str]) -> dict[str, int]:
+        """The versions of several tables in one query (a worker watching them)."""
+        if not codes:
+            return {}
+        marks = ", ".join("?" for _ in codes)
+        with self.db.connect() as c:
+            rows = c.all(f"SELECT code, version FROM game_tables WHERE code IN ({marks})", list(codes))
+        return {r["code"]: int(r["version"]) for r in rows}
+
     def count_tables(self) -> int:
         with self.db.connect() as c:
             row = c.one("SELECT COUNT(*) AS n FROM game_tables")

@@ -16,6 +16,8 @@ the top-left atom centre is at (0, 0). A renderer scales by its pitch.
 >>> water = lattice("O")
 >>> len(water.atoms), len(water.bonds), water.height > 0
 (3, 2, True)
+>>> sorted((a.label, a.x) for a in explicit("[H][H]").atoms)
+[('H', 0.0), ('H', 1.0)]
 >>> glu = skeletal("OC(=O)CCC(N)C(=O)O")
 >>> sorted(a.label for a in glu.atoms)
 ['C', 'C', 'CH', 'CH2', 'CH2', 'NH2', 'O', 'O', 'OH', 'OH']
@@ -150,6 +152,11 @@ def _depict(smiles: str, *, fold_hydrogens: bool) -> Layout:
         Chem.Kekulize(mol, clearAromaticFlags=True)
         rdDepictor.SetPreferCoordGen(True)
         rdDepictor.Compute2DCoords(mol)
+        conf = mol.GetConformer()
+        if any(math.isnan(conf.GetAtomPosition(i).x) for i in range(mol.GetNumAtoms())):
+            rdDepictor.SetPreferCoordGen(False)  # CoordGen gives up on some tiny molecules (H2): RDKit's own layout
+            rdDepictor.Compute2DCoords(mol)
+            rdDepictor.SetPreferCoordGen(True)
     conf = mol.GetConformer()
     lengths = [(conf.GetAtomPosition(b.GetBeginAtomIdx()) - conf.GetAtomPosition(b.GetEndAtomIdx())).Length()
                for b in mol.GetBonds()]

@@ -238,13 +238,17 @@ def _limits(ctx, param, values: tuple[str, ...]) -> dict | None:
               help="postgresql://... to keep tables in PostgreSQL (default: SQLite under instance/).")
 @click.option("--instance-path", type=click.Path(file_okay=False), default=None,
               help="Folder for the SQLite file and the secret key (default: ./instance).")
-@click.option("--threads", type=click.IntRange(1, 1000), default=8, show_default=True)
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Worker processes (use PostgreSQL, or Redis, to share tables across them).")
+@click.option("--threads", type=click.IntRange(4, 2000), default=256, show_default=True,
+              help="Threads per worker: each open phone holds one, so size it for the phones.")
 @click.option("--no-qr", is_flag=True, help="Do not draw the QR code in the terminal.")
 @click.option("--rate-limit", "rate_limits", multiple=True, callback=_limits, metavar="BUCKET=N/SECONDS",
               help="e.g. create=20/60 or join=off (repeatable).")
 @click.option("--poll-ms", type=click.IntRange(100, 60000), default=None, help="How often phones ask for changes.")
 @click.option("--allow-chosen-seed", is_flag=True, help="Let API clients fix seeds (tests, benchmarks).")
-def serve(host: str, port: int, database_url: str | None, instance_path: str | None, threads: int, no_qr: bool,
+def serve(host: str, port: int, database_url: str | None, instance_path: str | None, workers: int, threads: int,
+          no_qr: bool,
           rate_limits: dict | None, poll_ms: int | None, allow_chosen_seed: bool) -> None:
     """Start the table companion for phones on the same network."""
     from companion.server import serve as run_server
@@ -258,7 +262,7 @@ def serve(host: str, port: int, database_url: str | None, instance_path: str | N
         config["ALLOW_CHOSEN_SEED"] = True
     try:
         run_server(host=host, port=port, database_url=database_url, instance_path=instance_path, config=config,
-                   threads=threads, qr=not no_qr)
+                   workers=workers, threads=threads, qr=not no_qr)
     except KeyboardInterrupt:
         pass
     except OSError as exc:

@@ -71,7 +71,8 @@ class Server:
         env["LABKIT_GAMES"] = ",".join(self.games)   # games from outside the core, named, not installed
         env["PYTHONPATH"] = str(ROOT)
         self.log = open(self.instance.parent / f"server-{self.port}.log", "ab")
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+                                     start_new_session=True)   # its workers are its process group
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -86,19 +87,23 @@ class Server:
         raise RuntimeError("the server did not start in time")
 
     def kill(self) -> None:
-        """SIGKILL: no chance to flush or close anything."""
+        """SIGKILL to the server and its workers: no chance to flush or close anything."""
         assert self.proc is not None
-        self.proc.kill()
+        import signal
+
+        os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait(timeout=10)
         self.log.close()
 
     def stop(self) -> None:
+        import signal
+
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
+                os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(timeout=10)
         if not self.log.closed:
             self.log.close()

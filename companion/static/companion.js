@@ -1,7 +1,12 @@
 /* labkit companion: the little the pages need beyond htmx. It knows no
  * game: the server describes every control with data attributes.
+ * - the table's changes arrive on a stream (htmx's SSE extension) as the
+ *   parts that changed, morphed in place (idiomorph): an open panel stays
+ *   open, a half-made choice stays made, the scroll stays where it is; a
+ *   browser that cannot hold a stream polls instead;
+ * - never lets an older answer replace a newer table;
+ * - every action carries an id, so a retried request is applied once;
  * - keeps the screen awake during play (Screen Wake Lock API);
- * - never lets an older poll answer replace a newer table;
  * - day/night colours;
  * - the gestures, from data attributes the server writes:
  *     data-act='{...}'                      send this action as it is;
@@ -37,11 +42,28 @@
     try { localStorage.setItem("labkit-theme", next); } catch (e) { /* fine */ }
   });
 
+  // --- the table's state (version, whose move) ------------------------------------
+  function tableState() { return document.getElementById("live-state"); }
+  function shownVersion() {
+    var st = tableState();
+    return st ? parseInt(st.dataset.version, 10) : NaN;
+  }
+
+  // A morph keeps what a player opened: a <details> panel's "open" is theirs.
+  function keepMine() {
+    if (!window.Idiomorph) return;
+    window.Idiomorph.defaults.ignoreActiveValue = true;
+    window.Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, el) {
+      return !(name === "open" && el.tagName === "DETAILS");
+    };
+  }
+  document.addEventListener("DOMContentLoaded", keepMine);
+
   // --- the screen stays awake while a game is being played -----------------
   var wakeLock = null;
   function playing() {
-    var live = document.getElementById("live");
-    return !!live && live.dataset.playing === "true";
+    var st = tableState();
+    return !!st && st.dataset.playing === "true";
   }
   function keepAwake() {
     if (!("wakeLock" in navigator) || document.visibilityState !== "visible") return;
@@ -61,17 +83,40 @@
   document.addEventListener("click", keepAwake, { passive: true });
 
   // --- never go back in time -------------------------------------------------
+  // An answer to an action can arrive after the stream brought a newer
+  // version (someone else moved meanwhile): the older one is not shown.
   document.addEventListener("htmx:beforeSwap", function (evt) {
-    var live = document.getElementById("live");
     var xhr = evt.detail.xhr;
-    if (!live || !xhr || evt.detail.target !== live) return;
+    if (!xhr || !evt.detail.target || evt.detail.target.id !== "live") return;
     var incoming = parseInt(xhr.getResponseHeader("X-Table-Version"), 10);
-    var shown = parseInt(live.dataset.version, 10);
+    var shown = shownVersion();
     var fromPoll = (evt.detail.requestConfig && evt.detail.requestConfig.verb === "get");
-    if (fromPoll && !isNaN(incoming) && !isNaN(shown) && incoming <= shown) {
+    if (!isNaN(incoming) && !isNaN(shown) && (incoming < shown || (fromPoll && incoming === shown))) {
       evt.detail.shouldSwap = false;
     }
   });
+  document.addEventListener("htmx:sseBeforeMessage", function (evt) {
+    var incoming = parseInt(evt.detail.lastEventId, 10);
+    var shown = shownVersion();
+    if (!isNaN(incoming) && !isNaN(shown) && incoming < shown) evt.preventDefault();
+  });
+
+  // --- a browser that cannot hold a stream polls --------------------------------
+  var polling = null;
+  function poll() {
+    var stream = document.getElementById("stream");
+    if (polling || !stream || !window.htmx) return;
+    var every = parseInt(stream.dataset.pollMs, 10) || 2000;
+    polling = window.setInterval(function () {
+      var v = shownVersion();
+      window.htmx.ajax("GET", stream.dataset.poll + "?since=" + (isNaN(v) ? -1 : v),
+        { target: "#live", swap: "morph" });
+    }, every);
+  }
+  document.addEventListener("DOMContentLoaded", function () { if (!window.EventSource) poll(); });
+  var streamErrors = 0;
+  document.addEventListener("htmx:sseError", function () { if (++streamErrors >= 5) poll(); });
+  document.addEventListener("htmx:sseOpen", function () { streamErrors = 0; });
 
   // --- an error the server sent instead of a page ------------------------------
   document.addEventListener("htmx:responseError", function (evt) {
@@ -113,11 +158,17 @@
 
   function live() { return document.getElementById("live"); }
 
+  function actionId() {
+    if (window.crypto && window.crypto.randomUUID) return window.crypto.randomUUID();
+    return Date.now().toString(36) + Math.random().toString(36).slice(2);
+  }
+
   function submit(action, origin) {
     var form = document.getElementById("act-form");
     var l = live();
     if (!form || !l) return;
-    form.elements.version.value = l.dataset.version;
+    form.elements.version.value = shownVersion();
+    form.elements.action_id.value = actionId();
     form.elements.action.value = JSON.stringify(action);
     form.elements.origin.value = origin || "actions";
     pending = null;
@@ -245,13 +296,15 @@
   // A short buzz when it becomes your move (phones that allow it).
   var myTurn = null;
   function buzz() {
-    var l = live();
-    var now = !!l && l.dataset.myTurn === "true";
+    var st = tableState();
+    var now = !!st && st.dataset.myTurn === "true";
     if (myTurn === false && now && navigator.vibrate) navigator.vibrate(120);
     myTurn = now;
   }
 
-  document.addEventListener("htmx:afterSwap", function () { paint(); keepAwake(); buzz(); });
+  function refreshed() { paint(); keepAwake(); buzz(); }
+  document.addEventListener("htmx:afterSwap", refreshed);
+  document.addEventListener("htmx:sseMessage", refreshed);
   document.addEventListener("DOMContentLoaded", buzz);
   document.addEventListener("DOMContentLoaded", paint);
 })();

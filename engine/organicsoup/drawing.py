@@ -15,17 +15,13 @@ which still lets a player count every atom card.
 >>> layout(cards.recipe("glycine")).look
 'skeletal'
 >>> h2 = layout(cards.recipe("hydrogen"))
->>> [(a.element, a.x, a.y) for a in h2.atoms], h2.width
+>>> sorted((a.element, a.x, a.y) for a in h2.atoms), h2.width
 ([('H', 0.0, 0.0), ('H', 1.0, 0.0)], 1.0)
 """
 
 from __future__ import annotations
 
-import math
-from functools import lru_cache
-
 from engine import molecules
-from engine.chem import structure
 from engine.organicsoup.cards import Recipe
 
 LOOKS = {"basic": "explicit", "simple": "explicit", "complex": "explicit", "amino": "skeletal"}
@@ -36,18 +32,8 @@ def look(recipe: Recipe) -> str:
     return LOOKS[recipe.level]
 
 
-@lru_cache(maxsize=256)
 def _layout(smiles: str, style: str) -> molecules.Layout:
-    drawn = molecules.explicit(smiles) if style == "explicit" else molecules.skeletal(smiles)
-    if all(math.isfinite(v) for a in drawn.atoms for v in (a.x, a.y)):
-        return drawn
-    # RDKit's CoordGen places the two atoms of H2 at NaN (engine.molecules
-    # does not fall back to RDKit's own depictor): lay such a molecule out
-    # along a line, one bond length apart, bonded as its structure says.
-    s = structure(smiles)
-    atoms = [molecules.PlacedAtom(e, float(i), 0.0, charge=s.charges[i]) for i, e in enumerate(s.atoms)]
-    bonds = tuple(molecules.PlacedBond(i, j, o, float(i), 0.0, float(j), 0.0) for i, j, o in s.bonds)
-    return molecules.Layout(tuple(atoms), bonds, float(max(0, len(atoms) - 1)), 0.0, drawn.look)
+    return molecules.explicit(smiles) if style == "explicit" else molecules.skeletal(smiles)
 
 
 def layout(recipe: Recipe) -> molecules.Layout:

@@ -61,7 +61,7 @@ class Phone:
 
     def get(self, url: str, **kw: Any) -> Any:
         response = self.client.get(url, **kw)
-        match = re.search(rb'name="csrf_token" value="([^"]+)"', response.data)
+        match = re.search(rb'"X-CSRF-Token": "([^"]+)"', response.data)
         if match:
             self.csrf = match.group(1).decode()
         return response
@@ -86,7 +86,7 @@ class Phone:
 
     def version(self, code: str) -> int:
         page = self.get(f"/t/{code}").data
-        return int(re.search(rb'id="live" data-version="(\d+)"', page).group(1))
+        return int(re.search(rb'id="live-state" hidden data-code="\w+" data-version="(\d+)"', page).group(1))
 
     def act(self, code: str, action: dict[str, Any], version: int | None = None, origin: str = "actions") -> Any:
         import json

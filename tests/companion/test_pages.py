@@ -133,7 +133,7 @@ def test_a_change_on_one_phone_reaches_the_other_by_polling(phones: Any) -> None
     assert int(changed.headers["X-Table-Version"]) == version + 1
     body = changed.get_data(as_text=True)
     assert body.lstrip().startswith('<section id="live"') and "<html" not in body   # the partial alone
-    assert f"since={version + 1}" in body
+    assert f'data-version="{version + 1}"' in body
 
 
 def test_an_illegal_move_shows_its_reason_next_to_the_control(phones: Any) -> None:

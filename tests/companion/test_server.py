@@ -1,4 +1,4 @@
-"""The real server (``python -m companion`` under waitress) over real HTTP:
+"""The real server (``python -m companion`` under gunicorn) over real HTTP:
 killed mid-game and started again, the game goes on from the same state;
 two conflicting actions sent at once, exactly one applies."""
 
@@ -104,17 +104,20 @@ def test_the_address_printed_for_phones() -> None:
 def test_serve_prints_the_address_and_a_qr_code(monkeypatch: Any, tmp_path: Any, toy: Any) -> None:
     import io
 
-    import waitress
-
     from companion import server
 
     seen: dict[str, Any] = {}
-    monkeypatch.setattr(waitress, "serve", lambda app, **kw: seen.update(kw, app=app))
+
+    def fake_gunicorn(make_app: Any, host: str, port: int, **kw: Any) -> None:
+        seen.update(kw, host=host, port=port, app=make_app())
+
+    monkeypatch.setattr(server, "run_gunicorn", fake_gunicorn)
     out = io.StringIO()
-    server.serve("0.0.0.0", 5123, f"sqlite:///{tmp_path / 'db.sqlite3'}", instance_path=str(tmp_path / "i"), out=out)
+    server.serve("0.0.0.0", 5123, f"sqlite:///{tmp_path / 'db.sqlite3'}", instance_path=str(tmp_path / "i"), out=out,
+                 workers=2, threads=64)
     text = out.getvalue()
     assert "Open this on a phone on the same network: http://" in text
-    assert ":5123" in text
+    assert ":5123" in text and "2 worker(s) x 64 threads" in text
     assert "\u2588\u2588\u2588\u2588" in text                          # the QR code's blocks
-    assert seen["host"] == "0.0.0.0" and seen["port"] == 5123
+    assert seen["host"] == "0.0.0.0" and seen["port"] == 5123 and seen["workers"] == 2
     assert seen["app"].config["PUBLIC_URL"].endswith(":5123")

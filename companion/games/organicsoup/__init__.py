@@ -74,4 +74,5 @@ PLUGIN = Plugin(
     styles=("organicsoup.css",),
     scripts=("organicsoup.js",),
     links=(("Check a reaction at a paper Organic Soup table", "organicsoup.paper"),),
+    score=None,   # the turn part shows the standings by the rulebook's order, not weighted points
 )

@@ -84,7 +84,7 @@ def test_a_table_of_lab_notes_on_three_phones(browser: Any, labnotes: None, serv
 
     host.get_by_role("button", name="Start the game").click()
     ada.wait_for_selector("text=You lead: roll the dice.")   # Ada's phone moved on by itself
-    assert ada.evaluate("document.getElementById('live').dataset.playing") == "true"
+    assert ada.evaluate("document.getElementById('live-state').dataset.playing") == "true"
 
     # An action on one phone appears on the other without a reload.
     bo_reloads = bo.evaluate("performance.getEntriesByType('navigation').length")
@@ -119,22 +119,22 @@ def test_a_table_of_lab_notes_on_three_phones(browser: Any, labnotes: None, serv
     # Tapping between the two elements raises their bond, until the rules say no: the reason shows by the sheet.
     version_before = None
     for _ in range(4):
-        version_before = ada.evaluate("document.getElementById('live').dataset.version")
+        version_before = ada.evaluate("document.getElementById('live-state').dataset.version")
         ada.click('svg.sheet[data-mine] [data-gap="0,1"]')
-        ada.wait_for_function(f"document.getElementById('live').dataset.version !== '{version_before}' "
+        ada.wait_for_function(f"document.getElementById('live-state').dataset.version !== '{version_before}' "
                               "|| !!document.getElementById('sheet-error')")
         if ada.locator("#sheet-error").count():
             break
     reason = ada.inner_text("#control-sheet #sheet-error")
     assert reason and ("bond" in reason.lower()), reason
-    assert ada.evaluate("document.getElementById('live').dataset.version") == version_before  # nothing changed
+    assert ada.evaluate("document.getElementById('live-state').dataset.version") == version_before  # nothing changed
     assert ada.locator('#control-sheet #sheet-error').count() == 1                               # next to the sheet
 
     # The host undoes the last bond (a mis-tap), confirming on the phone.
     host.on("dialog", lambda dialog: dialog.accept())
     table = api(base, "GET", f"/api/tables/{code}")[1]
     moves = table["moves"]
-    host.wait_for_selector(f'#live[data-version="{table["version"]}"]')   # the host has seen the last bond
+    host.wait_for_selector(f'#live-state[data-version="{table["version"]}"]', state="attached")   # the host has seen the last bond
     host.get_by_role("button", name="Undo the last action").click()
     host.wait_for_selector("text=The last action was undone.")
     assert api(base, "GET", f"/api/tables/{code}")[1]["moves"] == moves - 1

@@ -1,0 +1,143 @@
+"""The region that changes during play (``#live``), part by part.
+
+Each part is rendered once per version for each viewpoint that sees it (a
+shared part once for everyone, another once per seat), kept on the
+table's snapshot, and shared by every request and stream of that version.
+A change sends a phone only the parts whose HTML changed, each morphed in
+place (idiomorph), so what a player has open (a panel, a half-made choice,
+the scroll) stays as it is.
+
+Per-response words (a refusal next to the control that caused it) are
+rendered for that response only, never kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from flask import current_app, render_template, url_for
+from markupsafe import Markup
+
+from companion import plugins
+from companion.caller import Caller
+from companion.plugins import Part
+from companion.snapshot import Snapshot
+
+NOTICE = Part("notice", "companion/_notice.html", shared=True)
+LOBBY = Part("lobby", "companion/_lobby.html")
+PLAYERS = Part("players", "companion/_players.html")
+LOG = Part("log", "companion/_log.html", shared=True)
+HOST = Part("host", "companion/_host.html")
+
+
+def parts_of(snap: Snapshot, host: bool) -> list[Part]:
+    """The parts of ``#live`` now, in page order."""
+    if not snap.started:
+        return [NOTICE, LOBBY]
+    plugin = plugins.plugin(snap.table["game"])
+    out = [NOTICE, PLAYERS] + ([plugin.score] if snap.over and plugin.score else []) + list(plugin.parts)
+    out.append(LOG)
+    if host:
+        out.append(HOST)
+    return out
+
+
+@dataclass
+class Response:
+    """Per-response words: a refusal by its control, a notice, a join error."""
+
+    error: dict[str, str] | None = None
+    notice: str | None = None
+    join_error: str | None = None
+    handover: dict[str, Any] | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not (self.error or self.notice or self.join_error or self.handover)
+
+
+def context(caller: Caller, said: Response | None = None) -> dict[str, Any]:
+    from companion.web import public_base_url
+
+    snap, seat = caller.snap, caller.seat
+    game = snap.table["game"]
+    plugin = plugins.plugin(game)
+    extra = (snap.cached(("board", seat), lambda: plugin.board_context(snap, seat))
+             if plugin.board_context and snap.started else {})
+    said = said or Response()
+    return {
+        "snap": snap, "game": snap.game, "me": seat, "is_host": caller.host,
+        "error": said.error, "notice": said.notice, "join_error": said.join_error, "handover": said.handover,
+        "join_url": f"{public_base_url()}{url_for('pages.table', code=snap.code)}",
+        "plugin": plugin, "label": lambda action: plugins.action_label(game, action),
+        "to_json": lambda value: json.dumps(value, sort_keys=True, separators=(",", ":")),
+        **extra,
+    }
+
+
+def render_part(caller: Caller, part: Part, said: Response | None = None) -> str:
+    """A part's HTML (with its wrapper), from the version's cache when it can be."""
+    viewer = caller if not part.shared else Caller(caller.snap, None, False)
+    if said is not None and not said.empty:
+        return _wrap(part, render_template(part.template, **context(viewer, said)))
+    from companion.web import public_base_url
+
+    key = ("part", part.name, None if part.shared else (caller.seat, caller.host), public_base_url())
+    return caller.snap.cached(key, lambda: _wrap(part, render_template(part.template, **context(viewer))))
+
+
+def _wrap(part: Part, html: str) -> str:
+    return f'<div id="part-{part.name}" class="part" data-part="{part.name}">{html}</div>'
+
+
+def state(caller: Caller) -> str:
+    """The table's version and who may move, for companion.js (kept out of the parts)."""
+    snap, seat = caller.snap, caller.seat
+    my_turn = seat is not None and seat in snap.to_move()
+    return (f'<div id="live-state" hidden data-code="{snap.code}" data-version="{snap.version}" '
+            f'data-status="{snap.status}" data-playing="{"true" if snap.status == "playing" else "false"}" '
+            f'data-seat="{"" if seat is None else seat}" data-my-turn="{"true" if my_turn else "false"}"></div>')
+
+
+def render(caller: Caller, said: Response | None = None) -> Markup:
+    """The whole ``#live`` region."""
+    body = "".join(render_part(caller, p, said) for p in parts_of(caller.snap, caller.host))
+    return Markup(f'<section id="live" data-code="{caller.snap.code}">{state(caller)}{body}</section>')
+
+
+class Sent:
+    """What one phone's stream has sent: the version, each part's digest."""
+
+    def __init__(self) -> None:
+        self.version = -1
+        self.parts: dict[str, str] = {}
+
+    def changes(self, caller: Caller) -> str:
+        """Out-of-band fragments for what changed since the last send: the
+        parts whose HTML changed, or the whole region when its parts did."""
+        parts = parts_of(caller.snap, caller.host)
+        html = {p.name: render_part(caller, p) for p in parts}
+        digests = {name: hashlib.blake2b(h.encode(), digest_size=12).hexdigest() for name, h in html.items()}
+        self.version = caller.snap.version
+        if list(digests) != list(self.parts):
+            self.parts = digests
+            whole = str(render(caller))
+            return whole.replace('<section id="live"', '<section id="live" hx-swap-oob="morph"', 1)
+        out = [_oob(state(caller))]
+        for name, digest in digests.items():
+            if self.parts.get(name) != digest:
+                out.append(_oob(html[name]))
+        self.parts = digests
+        return "".join(out)
+
+
+def _oob(html: str) -> str:
+    head, sep, rest = html.partition(" ")
+    return f'{head} hx-swap-oob="morph"{sep}{rest}'
+
+
+def poll_ms() -> int:
+    return int(current_app.config["POLL_MS"])

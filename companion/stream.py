@@ -1,0 +1,80 @@
+"""Each phone's stream of changes (Server-Sent Events): one long response per
+open page, holding one worker thread that sleeps until its table changes.
+
+On (re)connection the stream starts from the version the phone last saw
+(the browser sends it back as ``Last-Event-ID``; a page's first connection
+names it in ``?since=``): a phone that missed changes gets the table as it is
+now at once. Then every committed change (from this worker or another, see
+:mod:`companion.hub`) sends the parts that changed for this phone, with the
+new version as the event's id; a comment every heartbeat keeps proxies from
+closing an idle stream. A phone whose browser cannot hold a stream polls
+``/t/<code>/live`` instead (companion.js).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from flask import Blueprint, Response, current_app, request, stream_with_context
+
+from companion import live
+from companion.caller import by_cookies, by_cookies_at
+from companion.hub import HEARTBEAT_S
+from companion.lobby import clean_code
+from companion.web import get_referee
+
+bp = Blueprint("stream", __name__)
+
+
+def _since() -> int:
+    for raw in (request.headers.get("Last-Event-ID"), request.args.get("since")):
+        try:
+            return int(raw)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            continue
+    return -1
+
+
+def _event(version: int, data: str) -> str:
+    lines = "".join(f"data: {line}\n" for line in data.splitlines() or [""])
+    return f"id: {version}\nevent: change\n{lines}\n"
+
+
+@bp.get("/t/<code>/events")
+def events(code: str) -> Any:
+    caller = by_cookies(clean_code(code))
+    referee = get_referee()
+    hub = current_app.extensions["companion_hub"]
+    heartbeat = float(current_app.config.get("HEARTBEAT_S", HEARTBEAT_S))
+    since = _since()
+
+    def changes() -> Iterator[str]:
+        nonlocal caller
+        sent = live.Sent()
+        hub.watching(caller.code, +1)
+        try:
+            yield "retry: 1000\n\n"
+            if caller.snap.version == since:
+                sent.version = since
+                sent.parts = _digests(caller)
+            while True:
+                if caller.snap.version != sent.version:
+                    yield _event(caller.snap.version, sent.changes(caller))
+                arrived = hub.wait(caller.code, caller.snap.version, heartbeat)
+                if arrived is None:
+                    yield ": still here\n\n"
+                caller = by_cookies_at(referee.snapshot(caller.code))
+        finally:
+            hub.watching(caller.code, -1)
+
+    response = Response(stream_with_context(changes()), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"   # nginx: pass each event on at once
+    return response
+
+
+def _digests(caller) -> dict[str, str]:
+    """What the page the phone already has holds (it was rendered at this version)."""
+    sent = live.Sent()
+    sent.changes(caller)
+    return sent.parts

@@ -176,7 +176,7 @@ def act(code: str) -> Any:
     if "action" not in data:
         raise BadInput("Send \"action\": the action object.")
     try:
-        snap = get_referee().act(caller.snap, caller.seat, data["action"], _version(data))
+        snap = get_referee().act(caller.snap, caller.seat, data["action"], _version(data), data.get("action_id"))
     except Conflict:
         raise
     except REFUSALS as exc:

@@ -27,7 +27,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""1: tables, seats, the log. 2: action ids, a table's notice and rematch,
+handover links, rate-limit buckets (added in place to a version 1 database)."""
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS game_tables (
@@ -43,7 +45,9 @@ CREATE TABLE IF NOT EXISTS game_tables (
     moves INTEGER NOT NULL DEFAULT 0,
     rewound_at BIGINT NOT NULL DEFAULT 0,
     created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL
+    updated_at TEXT NOT NULL,
+    notice TEXT,
+    rematch TEXT
 )"""
 _SEATS = """
 CREATE TABLE IF NOT EXISTS seats (
@@ -62,8 +66,29 @@ CREATE TABLE IF NOT EXISTS actions (
     seat INTEGER NOT NULL,
     action TEXT NOT NULL,
     created_at TEXT NOT NULL,
+    action_id TEXT,
     PRIMARY KEY (table_id, seq)
 )"""
+_HANDOVERS = """
+CREATE TABLE IF NOT EXISTS handovers (
+    nonce TEXT PRIMARY KEY,
+    table_id BIGINT NOT NULL REFERENCES game_tables(id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    expires_at TEXT NOT NULL,
+    used_at TEXT
+)"""
+_LIMITS = """
+CREATE TABLE IF NOT EXISTS rate_limits (
+    bucket TEXT NOT NULL,
+    client TEXT NOT NULL,
+    tokens DOUBLE PRECISION NOT NULL,
+    updated DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (bucket, client)
+)"""
+_ADDED = {  # columns newer than version 1, added to an older database in place
+    "game_tables": [("notice", "TEXT"), ("rematch", "TEXT")],
+    "actions": [("action_id", "TEXT")],
+}
 _META = """
 CREATE TABLE IF NOT EXISTS companion_meta (
     key TEXT PRIMARY KEY,
@@ -207,20 +232,38 @@ class Database:
                         self._create(c, pk)
             self._schema_ready = True
 
-    @staticmethod
-    def _create(c: _Connection, pk: str) -> None:
+    def _create(self, c: _Connection, pk: str) -> None:
+        row = None
+        c.execute(_META)
+        row = c.one("SELECT value FROM companion_meta WHERE key = 'schema_version'")
+        if row is not None and int(row["value"]) > SCHEMA_VERSION:
+            raise StorageError(f"the database has schema version {row['value']}, newer than this "
+                               f"companion's {SCHEMA_VERSION}: upgrade labkit")
         c.execute(_TABLES.format(pk=pk))
         c.execute(_SEATS)
         c.execute(_ACTIONS)
-        c.execute(_META)
+        c.execute(_HANDOVERS)
+        c.execute(_LIMITS)
+        for table, columns in _ADDED.items():
+            have = self._columns(c, table)
+            for name, decl in columns:
+                if name not in have:
+                    c.execute(f"ALTER TABLE {table} ADD COLUMN {name} {decl}")
         c.execute("CREATE INDEX IF NOT EXISTS seats_token ON seats (token)")
-        row = c.one("SELECT value FROM companion_meta WHERE key = 'schema_version'")
+        c.execute("CREATE UNIQUE INDEX IF NOT EXISTS actions_ids ON actions (table_id, action_id)")
+        c.execute("CREATE INDEX IF NOT EXISTS tables_finished ON game_tables (status, updated_at)")
         if row is None:
             c.execute("INSERT INTO companion_meta (key, value) VALUES ('schema_version', ?)",
                       (str(SCHEMA_VERSION),))
-        elif int(row["value"]) > SCHEMA_VERSION:
-            raise StorageError(f"the database has schema version {row['value']}, newer than this "
-                               f"companion's {SCHEMA_VERSION}: upgrade labkit")
+        else:
+            c.execute("UPDATE companion_meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+
+    def _columns(self, c: _Connection, table: str) -> set[str]:
+        if self.kind == "sqlite":
+            return {r["name"] for r in c.all(f"PRAGMA table_info({table})")}
+        return {r["column_name"] for r in c.all(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = ? "
+            "AND table_schema = current_schema()", (table,))}
 
 
 # --- Flask ---------------------------------------------------------------

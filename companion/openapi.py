@@ -166,7 +166,10 @@ SCHEMAS: dict[str, Any] = {
     "SeatToken": {"type": "object", "required": ["seat", "token"],
                   "properties": {"seat": {"type": "integer"}, "token": {"type": "string"}}},
     "Act": {"type": "object", "required": ["version", "action"],
-            "properties": {"version": _VERSION, "action": _ACTION}},
+            "properties": {"version": _VERSION, "action": _ACTION,
+                           "action_id": {"type": "string", "minLength": 8, "maxLength": 64,
+                                         "description": "Chosen by the client: a retried request with the same "
+                                                        "id is applied at most once."}}},
     "Seat": {"type": "object", "required": ["seat", "name"],
              "properties": {"seat": {"type": "integer"}, "name": {"type": "string"}}},
     "Table": {"type": "object",

@@ -179,7 +179,8 @@ def act(code: str) -> Any:
             action = json.loads(request.form.get("action", ""))
         except (ValueError, RecursionError):
             raise BadInput("That control sent no readable action.") from None
-        snap = get_referee().act(caller.snap, caller.seat, action, _seen_version())
+        snap = get_referee().act(caller.snap, caller.seat, action, _seen_version(),
+                                 request.form.get("action_id") or None)
     except REFUSALS as exc:
         return refused(exc, _origin())
     return render_live(again(caller, snap))
@@ -194,7 +195,7 @@ def undo(code: str) -> Any:
         snap = get_referee().undo(caller.snap, _seen_version())
     except REFUSALS as exc:
         return refused(exc, "host")
-    return render_live(again(caller, snap), notice="The last action was undone.")
+    return render_live(again(caller, snap))
 
 
 @bp.post("/t/<code>/seats/<int:seat>/handover")

@@ -55,6 +55,10 @@ class Plugin:
     links: tuple[tuple[str, str], ...] = ()
     """``(label, endpoint)`` shown on the home page."""
     openapi_paths: Callable[[], dict[str, Any]] | None = None
+    narrate: Callable[..., list[str]] | None = None
+    """``(game, before, seat, action, after, names) -> sentences`` for the game
+    log ("Ada took the white die H", "Lab Fire: everyone burns 2"): drawn
+    from the states, no rule decided."""
     score: Part | None = SCORE
     """The final score part: the house's table, the game's own, or none
     (when one of the game's parts already shows the standings)."""

@@ -32,10 +32,11 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from engine.core import Game, IllegalAction, RulesError
+from companion import plugins
 from companion.errors import BadInput, Conflict, Refused
 from companion.lobby import LobbyRules, clean_code, plain_json
 from companion.snapshot import Snapshot
-from companion.store import Store, VersionConflict
+from companion.store import AlreadyApplied, Store, VersionConflict
 from labkit import cardsets, registry
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,8 @@ class _Entry:
     state: Any
     seats: list[dict[str, Any]]
     history: "OrderedDict[int, tuple[int, Any]]"  # version -> (moves, state), the latest few
+    log: tuple[tuple[str, ...], ...] = ()
+    """The game in words: the lines each action gave, in order."""
 
 
 class Referee(LobbyRules):
@@ -105,7 +108,7 @@ class Referee(LobbyRules):
         if table["status"] == "lobby":
             return self._keep(Snapshot(table, game, self.store.seats(table["id"]), None))
         entry = self._entry(table, game)
-        return self._keep(Snapshot(table, game, entry.seats, entry.state))
+        return self._keep(Snapshot(table, game, entry.seats, entry.state, _lines(entry.log)))
 
     def _keep(self, snap: Snapshot) -> Snapshot:
         with self._lock:
@@ -147,21 +150,24 @@ class Referee(LobbyRules):
         assert entry is not None
         if table["version"] - entry.version != table["moves"] - entry.moves:
             # something besides actions moved the version (a seat's new token): read the seats again
-            entry = _Entry(entry.version, entry.moves, entry.state, self.store.seats(table["id"]), entry.history)
+            entry = _Entry(entry.version, entry.moves, entry.state, self.store.seats(table["id"]), entry.history,
+                           entry.log)
         rows = [r for r in self.store.log(table["id"], after_seq=entry.moves) if r.seq <= table["moves"]]
         if (len(rows) != table["moves"] - entry.moves or any(r.version > table["version"] for r in rows)
                 or [r.seq for r in rows] != list(range(entry.moves + 1, table["moves"] + 1))):
             raise _Moved()  # an undo or an action landed between the two reads
-        state, history = entry.state, OrderedDict(entry.history)
+        state, history, log = entry.state, OrderedDict(entry.history), list(entry.log)
         if not rows and entry.moves == 0:
             history[table["version"]] = (0, state)
+        names = [s["name"] for s in entry.seats]
         for row in rows:
-            state = game.apply(state, row.seat, row.action)
+            before, state = state, game.apply(state, row.seat, row.action)
+            log.append(narrate(game, before, row.seat, row.action, state, names))
             history[row.version] = (row.seq, state)
             while len(history) > self.keep_states:
                 history.popitem(last=False)
         return _Entry(version=table["version"], moves=table["moves"], state=state, seats=entry.seats,
-                      history=history)
+                      history=history, log=tuple(log))
 
     def _remember(self, table_id: int, entry: _Entry) -> None:
         with self._lock:
@@ -182,14 +188,23 @@ class Referee(LobbyRules):
     def version(self, code: str) -> int:
         return self.store.version(clean_code(code))
 
-    def act(self, table: str | Snapshot, seat: int, action: Any, seen_version: Any) -> Snapshot:
+    def act(self, table: str | Snapshot, seat: int, action: Any, seen_version: Any,
+            action_id: Any = None) -> Snapshot:
         """Apply ``action`` for ``seat``; raises IllegalAction, Conflict, BadInput or Refused.
 
-        ``table`` is the snapshot the request already read (or a code)."""
+        ``table`` is the snapshot the request already read (or a code).
+        ``action_id``, chosen by the phone, makes a retried request safe: an
+        id already in the log is not applied again, and the answer is the
+        table as it is (as the first answer was, or newer)."""
         action = clean_action(action)
         if isinstance(seen_version, bool) or not isinstance(seen_version, int):
             raise BadInput("Send the version you saw (an integer) with the action.")
+        if action_id is not None and not (isinstance(action_id, str) and 8 <= len(action_id) <= 64
+                                          and action_id.isascii() and action_id.isprintable()):
+            raise BadInput("An action id is 8 to 64 plain characters, chosen by the phone.")
         snap = self.snapshot(table) if isinstance(table, str) else table
+        if action_id is not None and self.store.applied(snap.table["id"], action_id) is not None:
+            return snap if snap.version >= seen_version else self.snapshot(snap.code)
         for _ in range(10):
             if not snap.started:
                 raise Refused("The game has not started yet.")
@@ -201,11 +216,14 @@ class Referee(LobbyRules):
                 self._check_rebase(snap, seat, seen_version)
             new_state = self._apply(snap, seat, action)
             try:
-                version = self.store.append_action(snap.table["id"], snap.version, snap.moves, seat, action)
+                version = self.store.append_action(snap.table["id"], snap.version, snap.moves, seat, action,
+                                                   action_id)
+            except AlreadyApplied:
+                return self.snapshot(snap.code)  # the same request, retried: applied once
             except VersionConflict:
                 snap = self.snapshot(snap.code)  # someone else wrote first: look again from their version
                 continue
-            after = self._advance(snap, version, new_state)
+            after = self._advance(snap, seat, action, version, new_state)
             self.changed(snap.code, version)
             return after
         raise Conflict("The table is very busy: try again.", self.snapshot(snap.code))
@@ -232,20 +250,23 @@ class Referee(LobbyRules):
         # Anything else the engine raises is a bug in the game, not a player's
         # mistake: it is not hidden here, and the request ends in a 500.
 
-    def _advance(self, snap: Snapshot, version: int, state: Any) -> Snapshot:
+    def _advance(self, snap: Snapshot, seat: int, action: dict[str, Any], version: int, state: Any) -> Snapshot:
         """The table after our own write, without reading it again: the
         cache moves on, and the new snapshot is built from what we wrote."""
         table_id = snap.table["id"]
-        table = dict(snap.table, version=version, moves=snap.moves + 1)
+        table = dict(snap.table, version=version, moves=snap.moves + 1, notice=None)
         with self._lock:
             entry = self._cache.get(table_id)
+        lines = narrate(snap.game, snap.state, seat, action, state, snap.names)
+        log = (entry.log if entry is not None and entry.version == snap.version else ()) + (lines,)
         if entry is not None and entry.version == snap.version:
             history = OrderedDict(entry.history)
             history[version] = (snap.moves + 1, state)
             while len(history) > self.keep_states:
                 history.popitem(last=False)
-            self._remember(table_id, _Entry(version, snap.moves + 1, state, entry.seats, history))
-        return self._keep(Snapshot(table, snap.game, snap.seats, state))
+            self._remember(table_id, _Entry(version, snap.moves + 1, state, entry.seats, history, log))
+            return self._keep(Snapshot(table, snap.game, snap.seats, state, _lines(log)))
+        return self._keep(Snapshot(table, snap.game, snap.seats, state, snap.log + lines))
 
     def undo(self, table: str | Snapshot, seen_version: Any) -> Snapshot:
         """Take back the table's last action (the host's button for mis-taps).
@@ -259,8 +280,9 @@ class Referee(LobbyRules):
         code = snap.code
         if not snap.started:
             raise Refused("The game has not started yet.")
+        last = snap.log[-1] if snap.log else "the last move"
         try:
-            version = self.store.undo(snap.table["id"], seen_version)
+            version = self.store.undo(snap.table["id"], seen_version, f"The host took back a move: {last}")
         except VersionConflict:
             raise Conflict("Someone moved just now: look again before undoing.", self.snapshot(code)) from None
         if version is None:
@@ -273,8 +295,23 @@ class Referee(LobbyRules):
             if earlier and entry.version == seen_version:
                 history = OrderedDict((v, ms) for v, ms in entry.history.items() if ms[0] <= snap.moves - 1)
                 self._remember(snap.table["id"], _Entry(version, snap.moves - 1, earlier[-1][1], entry.seats,
-                                                        history))
+                                                        history, entry.log[:-1]))
         return self.snapshot(code)
+
+
+def narrate(game: Game, before: Any, seat: int, action: dict[str, Any], after: Any,
+            names: list[str]) -> tuple[str, ...]:
+    """What an action did, in words, for the game log: the game's plugin
+    tells it (``narrate``); otherwise the player and the action's label."""
+    plugin = plugins.plugin(game.name)
+    if plugin.narrate is not None:
+        return tuple(plugin.narrate(game, before, seat, action, after, names))
+    name = names[seat] if 0 <= seat < len(names) else game.seat_name(seat)
+    return (f"{name}: {plugins.action_label(game.name, action)}",)
+
+
+def _lines(log: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
+    return tuple(line for lines in log for line in lines)
 
 
 def named(sentence: str, snap: Snapshot) -> str:

@@ -30,6 +30,14 @@ class CodeTaken(Exception):
     """Another table already has this code."""
 
 
+class AlreadyApplied(Exception):
+    """An action with this id is in the log already (a retried request)."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(version)
+        self.version = version
+
+
 @dataclass(frozen=True)
 class LogEntry:
     seq: int
@@ -147,39 +155,53 @@ class Store:
                     raise VersionConflict()
         return int(row["version"])
 
+    def applied(self, table_id: int, action_id: str) -> int | None:
+        """The version an action id made, if it is in the log."""
+        with self.db.connect() as c:
+            row = c.one("SELECT version FROM actions WHERE table_id = ? AND action_id = ?", (table_id, action_id))
+        return None if row is None else int(row["version"])
+
     def append_action(self, table_id: int, expected_version: int, expected_moves: int,
-                      seat: int, action: dict[str, Any]) -> int:
-        """Log one action on top of ``expected_version``; returns the new
-        version. Raises :class:`VersionConflict` if anything happened since."""
+                      seat: int, action: dict[str, Any], action_id: str | None = None) -> int:
+        """Log one action on top of ``expected_version``, in one transaction;
+        returns the new version. Raises :class:`VersionConflict` if anything
+        happened since, :class:`AlreadyApplied` if ``action_id`` is logged."""
         text = json.dumps(action, sort_keys=True, separators=(",", ":"))
         with self.db.connect() as c:
             try:
                 with c.write():
-                    row = c.one("UPDATE game_tables SET version = version + 1, moves = moves + 1, updated_at = ? "
-                                "WHERE id = ? AND version = ? AND moves = ? AND status = 'playing' "
+                    row = c.one("UPDATE game_tables SET version = version + 1, moves = moves + 1, updated_at = ?, "
+                                "notice = NULL WHERE id = ? AND version = ? AND moves = ? AND status = 'playing' "
                                 "RETURNING version", (now(), table_id, expected_version, expected_moves))
                     if row is None:
                         raise VersionConflict()
-                    c.execute("INSERT INTO actions (table_id, seq, version, seat, action, created_at) "
-                              "VALUES (?, ?, ?, ?, ?, ?)",
-                              (table_id, expected_moves + 1, row["version"], seat, text, now()))
+                    c.execute("INSERT INTO actions (table_id, seq, version, seat, action, created_at, action_id) "
+                              "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                              (table_id, expected_moves + 1, row["version"], seat, text, now(), action_id))
             except VersionConflict:
+                if action_id is not None:
+                    done = self.applied(table_id, action_id)
+                    if done is not None:
+                        raise AlreadyApplied(done) from None
                 raise
             except Exception as exc:
                 if _is_unique_violation(exc):
+                    done = self.applied(table_id, action_id) if action_id is not None else None
+                    if done is not None:
+                        raise AlreadyApplied(done) from None
                     raise VersionConflict() from None
                 raise
         return int(row["version"])
 
-    def undo(self, table_id: int, expected_version: int) -> int | None:
-        """Remove the last logged action; returns the new version, or
-        ``None`` when there is nothing to undo at that version."""
+    def undo(self, table_id: int, expected_version: int, notice: str | None = None) -> int | None:
+        """Remove the last logged action, telling every phone ``notice``;
+        returns the new version, or ``None`` when there is nothing to undo."""
         with self.db.connect() as c:
             with c.write():
                 row = c.one("UPDATE game_tables SET version = version + 1, moves = moves - 1, "
-                            "rewound_at = version + 1, updated_at = ? "
+                            "rewound_at = version + 1, updated_at = ?, notice = ? "
                             "WHERE id = ? AND version = ? AND moves > 0 AND status = 'playing' "
-                            "RETURNING version, moves", (now(), table_id, expected_version))
+                            "RETURNING version, moves", (now(), notice, table_id, expected_version))
                 if row is None:
                     current = c.one("SELECT version FROM game_tables WHERE id = ?", (table_id,))
                     if current and int(current["version"]) == expected_version:

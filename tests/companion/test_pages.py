@@ -74,7 +74,7 @@ def test_only_the_host_starts_and_undoes(phones: Any) -> None:
     ada.act(code, {"type": "bet", "guess": "high"})
     assert ada.post(f"/t/{code}/undo", {"version": str(ada.version(code))}).status_code == 403
     response = host.post(f"/t/{code}/undo", {"version": str(host.version(code))})
-    assert "The last action was undone" in response.get_data(as_text=True)
+    assert "The host took back a move" in response.get_data(as_text=True)
 
 
 def test_the_host_moves_a_seat_to_a_new_phone(phones: Any) -> None:

@@ -136,7 +136,8 @@ def test_a_table_of_lab_notes_on_three_phones(browser: Any, labnotes: None, serv
     moves = table["moves"]
     host.wait_for_selector(f'#live-state[data-version="{table["version"]}"]', state="attached")   # the host has seen the last bond
     host.get_by_role("button", name="Undo the last action").click()
-    host.wait_for_selector("text=The last action was undone.")
+    host.wait_for_selector("text=The host took back a move")
+    ada.wait_for_selector("text=The host took back a move")   # every phone is told
     assert api(base, "GET", f"/api/tables/{code}")[1]["moves"] == moves - 1
 
     # The rest of the game goes through the API, quickly; the phones keep polling.

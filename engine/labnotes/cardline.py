@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.labnotes.scoring import burn_unconnected
+from engine.labnotes.scoring import unconnected
 from engine.labnotes.state import BURNER, State
 from engine.rng import Rng
 
@@ -101,7 +101,8 @@ def refill(r: "Rules", s: State) -> int:
 def end_turn(r: "Rules", s: State) -> None:
     if any(not sh.has_empty() for sh in s.seats):
         for sh in s.seats:  # End Game: unconnected elements burn, no tool prevents it
-            sh.spaces = burn_unconnected(sh.spaces, sh.bonds)
+            for k in unconnected(sh.spaces, sh.bonds):
+                sh.burn(k, "unconnected", s.round)
             sh.new_turn()
         s.phase = "over"
         return

@@ -79,6 +79,8 @@ class LabNotes(Game[State]):
                        sh.spaces.count(BURNED), self.rules.cols,
                        {"final": self.is_over(state),
                         "claims": [{"notecard": c.notecard, "points": c.points} for c in sh.claims],
+                        "burns": [{"space": self.rules.label(b.space), "cause": b.cause, "round": b.round}
+                                  for b in sh.burned],
                         "tools": list(sh.tools)})
             for i, sh in enumerate(state.seats))
         best = max(s.total for s in scores)

@@ -13,7 +13,7 @@ from engine.core import InvalidState
 from engine.labnotes.notate import FIRE_BURNS
 from engine.labnotes.reading import name_of as _name
 from engine.labnotes.scoring import compounds
-from engine.labnotes.state import LINE_POINTS, SOURCES, VALENCE, Die, Sheet, State
+from engine.labnotes.state import BURNED, LINE_POINTS, SOURCES, VALENCE, Die, Sheet, State
 from engine.labnotes.tools import MAX_REROLLS
 
 if TYPE_CHECKING:
@@ -128,6 +128,7 @@ def _check_sheet(rules: "Rules", s: State, i: int, sh: Sheet, p) -> None:
         p(f"{f}.tool_marks: {sh.tool_marks} marks on {rules.open_track(sh)} open spaces")
     if not bad:  # compounds are read only from bonds that make sense
         _check_claims(rules, s, f, sh, p)
+    _check_burns(rules, s, f, sh, p)
     live = {"roll": [], "select": ["used"], "notate": ["pending", "used", "burns", "choosing", "done", "placed"],
             "fire": ["used", "burns", "fires"], "over": ["used"]}[s.phase]
     for name in Sheet.TURN_FIELDS:
@@ -170,3 +171,23 @@ def _check_claims(rules: "Rules", s: State, f: str, sh: Sheet, p) -> None:
             built = any(c.matches(*rules.tool_shapes[t]) for c in complete.values())
             if built != (t in unlocked):
                 p(f"{f}.tools: {t} {'built but locked' if built else 'unlocked but not built'}")
+
+def _check_burns(rules: "Rules", s: State, f: str, sh: Sheet, p) -> None:
+    """Every burned space has exactly one cause, and a cause only what burned
+    (design doc, rule 28)."""
+    burned = sorted(k for k, c in enumerate(sh.spaces) if c == BURNED)
+    recorded = sorted(b.space for b in sh.burned)
+    if recorded != burned:
+        labels = ", ".join(rules.label(k) for k in sorted(set(burned) ^ set(recorded))
+                           if 0 <= k < rules.size) or "a space twice"
+        p(f"{f}.burned: {len(recorded)} causes for {len(burned)} burned spaces ({labels})")
+    for b in sh.burned:
+        if b.round > s.round:
+            p(f"{f}.burned: a burn in round {b.round}, after this round ({s.round})")
+        if b.cause == "unconnected" and (s.phase != "over" or b.round != s.round):
+            p(f"{f}.burned: unconnected elements burn only when the game ends")
+        if b.cause == "trash" and len(sh.trash) < rules.trash_cans:
+            p(f"{f}.burned: a full trash's burn, but the trash is not full")
+    rounds = [b.round for b in sh.burned if b.cause == "burner"]
+    if len(set(rounds)) != len(rounds) or sum(b.cause == "trash" for b in sh.burned) > 1:
+        p(f"{f}.burned: a Bunsen Burner burns one space (the die once a round, the trash once)")

@@ -12,7 +12,8 @@ from engine.labnotes import tools
 from engine.labnotes.bonds import check_bond, raise_bond
 from engine.labnotes.reading import name_of
 from engine.labnotes.scoring import compounds
-from engine.labnotes.state import BURNED, ELEMENTS, EMPTY, LINE_POINTS, VALENCE, Claim, Sheet, State, bond_key
+from engine.labnotes.state import (BURNED, BURNER, ELEMENTS, EMPTY, LINE_POINTS, VALENCE, Claim, Sheet, State,
+                                   bond_key)
 
 if TYPE_CHECKING:
     from engine.labnotes.rules import Rules
@@ -147,10 +148,26 @@ def burn(r: "Rules", s: State, seat: int, a: Action) -> None:
         raise IllegalAction("There is nothing to burn now.")
     if sh.spaces[k] != EMPTY:
         raise IllegalAction(f"{r.label(k)} is not empty: a burn fills an empty space.")
-    sh.spaces = sh.spaces[:k] + BURNED + sh.spaces[k + 1:]
+    sh.burn(k, burn_cause(s, seat), s.round)
     sh.burns -= 1
     if s.phase == "notate":
         sh.choosing = True  # then gain any element
+
+
+def burn_cause(s: State, seat: int) -> str:
+    """What the burn a seat owes now comes from (design doc, rule 28). In the
+    fire phase a seat faces the round's fires in order: those revealed in the
+    line, then the unattended Bunsen Burner. While notating, the burner die
+    burns first (rule 18); any later burn is the full trash's."""
+    sh = s.seats[seat]
+    if s.phase == "fire":
+        facing = s.fires - sh.fires - 1  # the fire begun: its burns come before the next one starts
+        community = s.community()
+        unattended = community is not None and community.face == BURNER
+        return "unattended" if unattended and facing == s.fires - 1 else "fire"
+    die = s.die_of(seat)
+    die_burned = any(b.cause == "burner" and b.round == s.round for b in sh.burned)
+    return "burner" if die is not None and die.face == BURNER and not die_burned else "trash"
 
 
 def choose_element(r: "Rules", s: State, seat: int, a: Action) -> None:

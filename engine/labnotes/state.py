@@ -50,10 +50,16 @@ rolled and available (``pool``), taken by a ``seat``, or the ``community`` die."
 Source = Literal["die", "community", "burner", "flask"]
 """Where a pending element came from: your die, the Community die, a Bunsen
 Burner's free element, or the Retort Flask's second notation of your die."""
+BurnCause = Literal["burner", "trash", "fire", "unattended", "unconnected"]
+"""Why a space burned: the Bunsen Burner die taken (``burner``), the Bunsen
+Burner of a full trash (``trash``), a Lab Fire revealed in the notecard line
+(``fire``), an unattended Bunsen Burner (``unattended``), or an element left
+with no bond at the end (``unconnected``)."""
 Element = Literal["H", "O", "N", "C"]
 Face = Literal["H", "O", "N", "C", "burner"]
 PHASES: tuple[str, ...] = Phase.__args__  # type: ignore[attr-defined]
 SOURCES: tuple[str, ...] = Source.__args__  # type: ignore[attr-defined]
+BURN_CAUSES: tuple[str, ...] = BurnCause.__args__  # type: ignore[attr-defined]
 
 ROWS = "ABCDEFGHIJKLMNOPQRST"
 DEFAULT_COLS = 6
@@ -198,6 +204,16 @@ class Claim:
     spaces: Annotated[tuple[Count, ...], Field(min_length=2)]
 
 
+@dataclass(slots=True, frozen=True)
+class Burn:
+    """A filled-in space, and what burned it in which round (design doc, rule 28)."""
+
+    __pydantic_config__ = _CONFIG
+    space: Count
+    cause: BurnCause
+    round: Annotated[int, Field(ge=1)]
+
+
 @dataclass(slots=True)
 class Sheet:
     """One player's note sheet, plus what they still owe this turn."""
@@ -210,6 +226,8 @@ class Sheet:
     claims: tuple[Claim, ...] = ()
     tools: tuple[Id, ...] = ()
     """Tools unlocked, in the order they were."""
+    burned: tuple[Burn, ...] = ()
+    """Every burned space with its cause, in the order they burned: one each."""
     # this turn
     pending: tuple[tuple[Element, Source], ...] = ()
     """Elements still to notate (or trash), as ``(element, source)``."""
@@ -230,6 +248,11 @@ class Sheet:
 
     def has_empty(self) -> bool:
         return EMPTY in self.spaces
+
+    def burn(self, space: int, cause: str, round: int) -> None:
+        """Fill in ``space`` and record why: every burn goes through here."""
+        self.spaces = self.spaces[:space] + BURNED + self.spaces[space + 1:]
+        self.burned += (Burn(space, cause, round),)  # type: ignore[arg-type]
 
     def bonds_used(self, space: int) -> int:
         return sum(o for (a, b), o in self.bonds.items() if a == space or b == space)
@@ -330,7 +353,8 @@ def _where(loc: tuple[Any, ...]) -> str:
     return ".".join(str(p) for p in loc) or "state"
 
 
-_NESTED: dict[type, dict[str, type]] = {State: {"seats": Sheet, "dice": Die}, Sheet: {"claims": Claim}}
+_NESTED: dict[type, dict[str, type]] = {State: {"seats": Sheet, "dice": Die},
+                                        Sheet: {"claims": Claim, "burned": Burn}}
 
 
 def _missing(data: Any, cls: type, where: tuple[Any, ...]) -> list[str]:

@@ -11,6 +11,7 @@ from engine.labnotes.setup import choose_tools
 from engine.labnotes.state import parse_space_label as sp
 from tests.engine.conftest import (DESIGNED, FINISH, FIRST_GAME, arrange_cards, bond, burn, notate, notating,
                                    run, tool, trash)
+from tests.engine.labnotes.scene import with_burns
 
 ROLL = {"type": "roll"}
 METHANE = "B2:C B1:H B3:H A2:H C2:H B2-B1 B2-B3 B2-A2 B2-C2"
@@ -186,7 +187,9 @@ def test_notate_own_die_and_community_die_in_either_order(game):
 
 def test_notate_on_a_filled_or_burned_space_is_illegal(game):
     """Notate Elements: "in any empty element space"."""
-    s = notating(game, ["H", "O"], "O", {0: "A1:H A2:x"})
+    s = notating(game, ["H", "O"], "O", {0: "A1:H"})
+    with_burns(s, 0, "H" + "x" + "." * 34)
+    game.check(s)
     with pytest.raises(IllegalAction, match="A1 holds Hydrogen"):
         game.apply(s, 0, notate("H", "A1"))
     with pytest.raises(IllegalAction, match="A2 is burned"):
@@ -330,12 +333,11 @@ def test_full_trash_takes_no_more_elements(game):
 def test_element_with_no_empty_space_must_be_trashed_or_is_lost(game):
     """Design rule 3: "An element that cannot be placed (no empty space) must be
     trashed; if the trash is full too, it is lost." """
-    s = notating(game, ["H", "O"], "O")
-    s.seats[0].spaces = "x" * 35 + "."
+    s = with_burns(notating(game, ["H", "O"], "O"), 0, "x" * 35 + ".")
     s = game.apply(s, 0, notate("H", "F6"))
     assert game.actions(s, 0) == [trash("O")]
-    s2 = notating(game, ["H", "O"], "O")
-    s2.seats[0].spaces, s2.seats[0].trash = "x" * 35 + ".", "NNNNN"
+    s2 = with_burns(notating(game, ["H", "O"], "O"), 0, "x" * 35 + ".")
+    s2.seats[0].trash = "NNNNN"
     s2 = game.apply(s2, 0, notate("H", "F6"))
     assert s2.seats[0].pending == () and game.actions(s2, 0) == [FINISH]
 
@@ -374,8 +376,7 @@ def test_no_tool_prevents_the_bunsen_burner_burn(game):
 
 def test_burner_burn_with_no_space_left_gives_no_element(game):
     """Design rule 18: "If no empty space is left after the burn, no element is gained"."""
-    s = notating(game, ["burner", "H"], "O")
-    s.seats[0].spaces = "x" * 35 + "."
+    s = with_burns(notating(game, ["burner", "H"], "O"), 0, "x" * 35 + ".")
     s = game.apply(s, 0, burn("F6"))
     assert not s.seats[0].choosing and game.actions(s, 0) == [trash("O")]
 
@@ -461,8 +462,7 @@ def test_two_lab_fires_at_once_are_resolved_one_by_one(game):
 def test_burning_with_too_few_empty_spaces_burns_what_is_left(game):
     """Design rule 4: "With fewer empty spaces than required, every empty space
     burns and the rest is ignored." """
-    s = notating(game, ["H", "O"], "burner")
-    s.seats[1].spaces = "x" * 34 + ".."
+    s = with_burns(notating(game, ["H", "O"], "burner"), 1, "x" * 34 + "..")
     s = run(game, s, (0, notate("H", "A1")), (1, notate("O", "F5")), (0, FINISH), (1, FINISH))
     s = run(game, s, (1, burn("F6")), (0, burn("D1")), (0, burn("D2")))
     assert s.phase == "over"
@@ -716,7 +716,7 @@ def test_game_ends_at_the_end_of_a_turn_in_which_a_sheet_is_full(game):
     """End Game: "The game is over at the end of a turn in which a player's Note
     Sheet is full and they have no more spaces available for elements." Design rule 13."""
     s = notating(game, ["H", "O"], "O", {0: "A1:H A2:O A1-A2"})
-    s.seats[0].spaces = s.seats[0].spaces[:2] + "x" * 33 + "."
+    with_burns(s, 0, s.seats[0].spaces[:2] + "x" * 33 + ".")
     s = game.apply(s, 0, notate("H", "F6"))
     assert s.phase == "notate" and not game.is_over(s)
     s = run(game, s, (0, trash("O")), (0, FINISH))
@@ -730,7 +730,7 @@ def test_unconnected_elements_burn_at_the_end(game):
     not connected to any other element(s), those elements burn ... Players may
     not use any tools or abilities to prevent this." """
     s = notating(game, ["H", "O"], "O", {0: "A1:H A2:O A1-A2", 1: DINITROGEN})
-    s.seats[0].spaces = s.seats[0].spaces[:2] + "x" * 33 + "."
+    with_burns(s, 0, s.seats[0].spaces[:2] + "x" * 33 + ".")
     s = run(game, s, (0, notate("H", "F6")), (0, trash("O")), (0, FINISH),
             (1, notate("O", "C3")), (1, notate("O", "C5")), (1, FINISH))
     assert game.is_over(s)

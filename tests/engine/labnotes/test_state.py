@@ -11,6 +11,7 @@ import pytest
 from engine.core import IllegalAction, InvalidState
 from engine.labnotes.state import parse_space_label, sheet_from_text, space_label
 from tests.engine.conftest import FINISH, notate, notating
+from tests.engine.labnotes.scene import with_burns
 
 
 def midgame(game, seed=3, steps=40):
@@ -50,7 +51,7 @@ def test_json_round_trip_is_exact(game):
 
 def test_state_json_is_readable(game):
     """Sheets read like a FEN: rows of six joined by '/'."""
-    s = notating(game, ["H", "O"], "O", {0: "A1:H A2:O A1-A2 F6:x"})
+    s = with_burns(notating(game, ["H", "O"], "O", {0: "A1:H A2:O A1-A2"}), 0, "HO" + "." * 33 + "x")
     seat = game.to_dict(s)["seats"][0]
     assert seat["spaces"] == "HO..../....../....../....../....../.....x"
     assert seat["bonds"] == [[0, 1, 1]]
@@ -172,7 +173,7 @@ def test_view_hides_the_deck_order_and_the_generator(game):
 
 def test_game_over_refuses_actions(game):
     s = notating(game, ["H", "O"], "O")
-    s.seats[0].spaces = "x" * 35 + "."
+    with_burns(s, 0, "x" * 35 + ".")
     s = game.apply(s, 0, notate("H", "F6"))
     s = game.apply(s, 0, {"type": "trash", "element": "O"})
     for seat, acts in ((0, [FINISH]), (1, [{"type": "trash", "element": "O"}] * 2 + [FINISH])):

@@ -107,7 +107,7 @@ def optimize(table: TableShape, colour: Mapping[Cell, str], points: tuple[int, .
         if lk is None or not beats((True, lk.points + card_points(most))):
             return
         if i == len(reqs):
-            count(0, used, forced, forbidden, laid, (), lk)
+            count(0, forced, forbidden, laid, (), lk)
             return
         for p in reqs[i]:
             if not beats((True, lk.points + card_points(most))):
@@ -116,33 +116,33 @@ def optimize(table: TableShape, colour: Mapping[Cell, str], points: tuple[int, .
                 lay_project(i + 1, used | frozenset(p.cells), forced | p.forced(), forbidden | p.forbidden(),
                             laid + (p,))
 
-    def count(j: int, used: frozenset[Cell], forced: frozenset[Link], forbidden: frozenset[Link],
-              laid: tuple[Placed, ...], occs: tuple[Placed, ...], lk: Linking) -> None:
-        key = (met(len(occs), True), lk.points + card_points(len(occs)))
+    def count(j: int, forced: frozenset[Link], forbidden: frozenset[Link], laid: tuple[Placed, ...] | None,
+              occs: tuple[Placed, ...], lk: Linking) -> None:
+        key = (met(len(occs), laid is not None), lk.points + card_points(len(occs)))
         if beats(key):
             found[0] = key
             found[1] = Best(lk, card_points(len(occs)), occs, laid, key[0])
         if len(occs) >= most:
             return
         for idx in range(j, len(occ)):
-            if not beats((True, lk.points + card_points(most))):
+            if not beats((laid is not None, lk.points + card_points(most))):
                 return  # constraints only cost chain points: nothing below can do better
             o = occ[idx]
             if _overlaps(occs, o):
                 continue
             f2, x2 = forced | o.forced(), forbidden | o.forbidden()
             lk2 = linking(f2, x2)
-            if lk2 is None or not beats((True, lk2.points + card_points(most))):
+            if lk2 is None or not beats((laid is not None, lk2.points + card_points(most))):
                 continue
-            count(idx + 1, used, f2, x2, laid, occs + (o,), lk2)
+            count(idx + 1, f2, x2, laid, occs + (o,), lk2)
 
     lay_project(0, frozenset(), frozenset(), frozenset(), ())
-    if found[1] is None:
-        # The Project's chains cannot all be laid: score the best linking anyway.
+    if project:
+        # Linkings that leave the Project aside never meet the goals, but one
+        # may still score more than any that keeps it (or none keeps it).
         lk = linking(frozenset(), frozenset())
         assert lk is not None
-        count(0, frozenset(), frozenset(), frozenset(), (), (), lk)
-        found[1] = Best(found[1].linking, found[1].card_points, found[1].occurrences, None, False)
+        count(0, frozenset(), frozenset(), None, (), lk)
     return found[1]
 
 

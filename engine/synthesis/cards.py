@@ -184,7 +184,7 @@ def parse(files: CardFiles) -> SynthesisCards:
     layouts: dict[tuple[str, str], Layout] = {}
     if boards is not None:
         shown, at = files.shown("boards.yaml"), where["boards.yaml"].line
-        shapes = tuple(rules.elemental_shapes) if rules else ()
+        shapes = tuple(rules.elemental_shapes) if rules else None  # unknown: rules.yaml did not read
         seen: dict[tuple[str, str], int | None] = {}
         for i, data in enumerate(boards.layouts):
             key = (data.board, data.side)
@@ -199,7 +199,8 @@ def parse(files: CardFiles) -> SynthesisCards:
                 problems.append(Problem(shown, at("layouts", i, "formula"), f"layouts.{i}",
                                         f"board {data.board} side {data.side}: {exc}", "key"))
                 continue
-            for msg in check_layout(lay, shapes, tuple(bonds) if dice is not None else None):
+            declared = tuple(f.id for f in dice.bond_die) if dice is not None else None
+            for msg in check_layout(lay, shapes, declared):
                 problems.append(Problem(shown, at("layouts", i), f"layouts.{i}",
                                         f"board {data.board} side {data.side}: {msg}", "key"))
             layouts[key] = lay

@@ -132,10 +132,10 @@ def reachable_edges(lay: Layout) -> int:
     return mask
 
 
-def check_layout(lay: Layout, shapes: tuple[str, ...], bonds: tuple[str, ...] | None) -> list[str]:
+def check_layout(lay: Layout, shapes: tuple[str, ...] | None, bonds: tuple[str, ...] | None) -> list[str]:
     """Every reason this side would not play by the rules, as sentences;
     ``shapes`` are the elemental shapes and ``bonds`` the Bond die's shape ids
-    (``None``: unknown, because the dice did not read)."""
+    (``None``: unknown, because their file did not read)."""
     out = []
     lat = lay.lattice
     if not lat.connected_hexes():
@@ -154,7 +154,7 @@ def check_layout(lay: Layout, shapes: tuple[str, ...], bonds: tuple[str, ...] | 
                        f"(shapes: {', '.join(bonds)}; or {COPY})")
     for h, shape in sorted(lay.elemental.items()):
         label = lat.hex_label(h)
-        if shape not in shapes:
+        if shapes is not None and shape not in shapes:
             out.append(f"{label}: {shape!r} is not an elemental shape (shapes: {', '.join(shapes)})")
         if h in lay.active:
             out.append(f"{label} cannot be both an active and an elemental molecule")

@@ -12,18 +12,14 @@ and the primary key on ``(table_id, seq)`` of the log backs that up.
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import Any
 
 from companion.db import Database, open_database
 from companion.errors import NotFound
-
-
-class VersionConflict(Exception):
-    """The table moved on since the version the caller saw (the referee
-    looks again, or tells the phone)."""
+from companion.store_seats import SeatStore
+from companion.store_upkeep import Upkeep
+from companion.store_words import VersionConflict, is_unique_violation as _is_unique_violation, now, table_row as _table
 
 
 class CodeTaken(Exception):
@@ -46,11 +42,10 @@ class LogEntry:
     action: dict[str, Any]
 
 
-def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+class Store(SeatStore, Upkeep):
+    """Tables and their play here; seats, handovers and rematches in
+    :mod:`companion.store_seats`; upkeep in :mod:`companion.store_upkeep`."""
 
-
-class Store:
     def __init__(self, database: Database) -> None:
         self.db = database
 
@@ -101,48 +96,6 @@ class Store:
         with self.db.connect() as c:
             row = c.one("SELECT COUNT(*) AS n FROM game_tables")
         return int(row["n"]) if row else 0
-
-    # --- seats --------------------------------------------------------------------
-    def seats(self, table_id: int) -> list[dict[str, Any]]:
-        """Every seat with its token's digest (the referee finds a phone's seat among them)."""
-        with self.db.connect() as c:
-            return c.all("SELECT seat, name, token, joined_at FROM seats WHERE table_id = ? ORDER BY seat",
-                         (table_id,))
-
-    def add_seat(self, table_id: int, expected_version: int, seat: int, name: str, token_digest: str) -> int:
-        """Seat a player at a table still in its lobby and still at
-        ``expected_version``. Returns the new version."""
-        with self.db.connect() as c:
-            try:
-                with c.write():
-                    row = c.one("UPDATE game_tables SET version = version + 1, updated_at = ? "
-                                "WHERE id = ? AND status = 'lobby' AND version = ? RETURNING version",
-                                (now(), table_id, expected_version))
-                    if row is None:
-                        raise VersionConflict()
-                    c.execute("INSERT INTO seats (table_id, seat, name, token, joined_at) VALUES (?, ?, ?, ?, ?)",
-                              (table_id, seat, name, token_digest, now()))
-            except VersionConflict:
-                raise
-            except Exception as exc:
-                if _is_unique_violation(exc):
-                    raise VersionConflict() from None
-                raise
-        return int(row["version"])
-
-    def replace_seat_token(self, table_id: int, seat: int, token_digest: str) -> int:
-        """Give a seat a new secret (its player moves to another phone); the
-        old one stops working. Returns the new version."""
-        with self.db.connect() as c:
-            with c.write():
-                row = c.one("UPDATE seats SET token = ? WHERE table_id = ? AND seat = ? RETURNING seat",
-                            (token_digest, table_id, seat))
-                if row is None:
-                    raise NotFound(f"There is no seat {seat + 1} at this table.")
-                version = c.one("UPDATE game_tables SET version = version + 1, updated_at = ? WHERE id = ? "
-                                "RETURNING version", (now(), table_id))
-        assert version is not None
-        return int(version["version"])
 
     # --- the game -------------------------------------------------------------------
     def start(self, table_id: int, expected_version: int, players: int) -> int:
@@ -215,24 +168,6 @@ class Store:
             rows = c.all("SELECT seq, version, seat, action FROM actions WHERE table_id = ? AND seq > ? "
                          "ORDER BY seq", (table_id, after_seq))
         return [LogEntry(int(r["seq"]), int(r["version"]), int(r["seat"]), json.loads(r["action"])) for r in rows]
-
-
-def _table(row: dict[str, Any]) -> dict[str, Any]:
-    row = dict(row)
-    row["options"] = json.loads(row["options"])
-    for key in ("id", "seed", "players", "version", "moves", "rewound_at"):
-        row[key] = int(row[key])
-    return row
-
-
-def _is_unique_violation(exc: Exception) -> bool:
-    if isinstance(exc, sqlite3.IntegrityError):
-        return "UNIQUE" in str(exc) or "PRIMARY KEY" in str(exc)
-    try:
-        import psycopg.errors
-    except ImportError:  # pragma: no cover - psycopg is a dependency
-        return False
-    return isinstance(exc, psycopg.errors.UniqueViolation)
 
 
 # --- Flask ---------------------------------------------------------------

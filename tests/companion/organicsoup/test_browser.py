@@ -26,7 +26,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync"]
-PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2,
+         "bypass_csp": True}  # wait_for_function evaluates strings; the CSP itself is tested in test_csp_browser
 SHOTS = "LABKIT_SCREENSHOTS"
 """A folder to keep the phones' screenshots in (default: the test's own temporary folder)."""
 

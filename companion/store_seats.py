@@ -1,0 +1,145 @@
+"""Seats and what moves them: a player taking or leaving a seat in the
+lobby, a seat handed to another phone, the host's setup options, a rematch
+with the same seats. Every change bumps the table's version on the version
+the caller read, so two at once never both apply."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from companion.errors import NotFound
+from companion.store_words import VersionConflict, is_unique_violation, now, table_row
+
+
+class SeatStore:
+    db: Any
+
+    def seats(self, table_id: int) -> list[dict[str, Any]]:
+        """Every seat with its token's digest (the referee finds a phone's seat among them)."""
+        with self.db.connect() as c:
+            return c.all("SELECT seat, name, token, joined_at FROM seats WHERE table_id = ? ORDER BY seat",
+                         (table_id,))
+
+    def _bump(self, c: Any, table_id: int, expected_version: int | None, lobby: bool = False) -> int:
+        """One more version, on the version the caller read (``None``: whatever it is now)."""
+        sql = "UPDATE game_tables SET version = version + 1, updated_at = ?, notice = NULL WHERE id = ?"
+        params: list[Any] = [now(), table_id]
+        if expected_version is not None:
+            sql += " AND version = ?"
+            params.append(expected_version)
+        if lobby:
+            sql += " AND status = 'lobby'"
+        row = c.one(sql + " RETURNING version", params)
+        if row is None:
+            raise VersionConflict()
+        return int(row["version"])
+
+    def add_seat(self, table_id: int, expected_version: int, seat: int, name: str, token_digest: str) -> int:
+        """Seat a player at a table still in its lobby and still at
+        ``expected_version``. Returns the new version."""
+        with self.db.connect() as c:
+            try:
+                with c.write():
+                    version = self._bump(c, table_id, expected_version, lobby=True)
+                    c.execute("INSERT INTO seats (table_id, seat, name, token, joined_at) VALUES (?, ?, ?, ?, ?)",
+                              (table_id, seat, name, token_digest, now()))
+            except VersionConflict:
+                raise
+            except Exception as exc:
+                if is_unique_violation(exc):
+                    raise VersionConflict() from None
+                raise
+        return version
+
+    def remove_seat(self, table_id: int, expected_version: int, seat: int) -> int:
+        """Empty a seat in the lobby; the seats after it move up one (seats
+        stay numbered from 0, in the order players joined)."""
+        with self.db.connect() as c:
+            with c.write():
+                version = self._bump(c, table_id, expected_version, lobby=True)
+                if c.one("DELETE FROM seats WHERE table_id = ? AND seat = ? RETURNING seat", (table_id, seat)) is None:
+                    raise VersionConflict()
+                # two steps, so that no two rows ever hold one seat number on the way
+                c.execute("UPDATE seats SET seat = -seat WHERE table_id = ? AND seat > ?", (table_id, seat))
+                c.execute("UPDATE seats SET seat = -seat - 1 WHERE table_id = ? AND seat < 0", (table_id,))
+        return version
+
+    def replace_seat_token(self, table_id: int, seat: int, token_digest: str) -> int:
+        """Give a seat a new secret (its player moves to another phone); the
+        old one stops working. Returns the new version."""
+        with self.db.connect() as c:
+            with c.write():
+                row = c.one("UPDATE seats SET token = ? WHERE table_id = ? AND seat = ? RETURNING seat",
+                            (token_digest, table_id, seat))
+                if row is None:
+                    raise NotFound(f"There is no seat {seat + 1} at this table.")
+                version = self._bump(c, table_id, None)
+        return version
+
+    # --- handing a seat to another phone ----------------------------------------------
+    def create_handover(self, table_id: int, seat: int, nonce: str, seconds: float) -> int:
+        """A one-time link for ``seat``, valid for ``seconds``; an earlier
+        unused one for that seat stops working. Returns the new version."""
+        with self.db.connect() as c:
+            with c.write():
+                c.execute("DELETE FROM handovers WHERE table_id = ? AND seat = ? AND used_at IS NULL",
+                          (table_id, seat))
+                c.execute("INSERT INTO handovers (nonce, table_id, seat, expires_at) VALUES (?, ?, ?, ?)",
+                          (nonce, table_id, seat, now(seconds)))
+                return self._bump(c, table_id, None)
+
+    def open_handovers(self, table_id: int) -> list[dict[str, Any]]:
+        """Handover links neither used nor expired, for the host's screen."""
+        with self.db.connect() as c:
+            return c.all("SELECT nonce, seat, expires_at FROM handovers WHERE table_id = ? AND used_at IS NULL "
+                         "AND expires_at > ? ORDER BY seat", (table_id, now()))
+
+    def claim_handover(self, table_id: int, nonce: str, token_digest: str) -> tuple[int, str]:
+        """Use a handover link: the seat gets ``token_digest`` as its secret.
+        Returns ``(seat, "ok")``, or ``(seat or -1, why)`` with why one of
+        ``"unknown"``, ``"used"``, ``"expired"``."""
+        with self.db.connect() as c:
+            with c.write():
+                row = c.one("SELECT seat, expires_at, used_at FROM handovers WHERE nonce = ? AND table_id = ?",
+                            (nonce, table_id))
+                if row is None:
+                    return -1, "unknown"
+                seat = int(row["seat"])
+                if row["used_at"] is not None:
+                    return seat, "used"
+                if row["expires_at"] <= now():
+                    return seat, "expired"
+                c.execute("UPDATE handovers SET used_at = ? WHERE nonce = ?", (now(), nonce))
+                c.execute("UPDATE seats SET token = ? WHERE table_id = ? AND seat = ?", (token_digest, table_id, seat))
+                self._bump(c, table_id, None)
+        return seat, "ok"
+
+    # --- the host's choices --------------------------------------------------------------
+    def set_options(self, table_id: int, expected_version: int, options: dict[str, Any]) -> int:
+        with self.db.connect() as c:
+            with c.write():
+                version = self._bump(c, table_id, expected_version, lobby=True)
+                c.execute("UPDATE game_tables SET options = ? WHERE id = ?",
+                          (json.dumps(options, sort_keys=True), table_id))
+        return version
+
+    def rematch(self, table: dict[str, Any], code: str, seed: int, host_token: str,
+                seats: list[tuple[str, str]]) -> dict[str, Any]:
+        """A new table for the same game, options and seats (``(name, token
+        digest)`` each), in its lobby; the old table points to it."""
+        t = now()
+        with self.db.connect() as c:
+            with c.write():
+                row = c.one(
+                    "INSERT INTO game_tables (code, game, seed, options, host_token, status, created_at, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?) RETURNING *",
+                    (code, table["game"], seed, json.dumps(table["options"], sort_keys=True), host_token, t, t))
+                for i, (name, digest) in enumerate(seats):
+                    c.execute("INSERT INTO seats (table_id, seat, name, token, joined_at) VALUES (?, ?, ?, ?, ?)",
+                              (row["id"], i, name, digest, t))
+                done = c.one("UPDATE game_tables SET rematch = ?, version = version + 1, updated_at = ? "
+                             "WHERE id = ? AND rematch IS NULL RETURNING version", (code, t, table["id"]))
+                if done is None:
+                    raise VersionConflict()  # someone asked for the rematch first
+        return table_row(row)

@@ -15,8 +15,8 @@ finds the best. Budgets start at the loss no cutting avoids and grow.
 Two cuts keep the DP small, both exact: a link that is not forced and
 joins a piece of 7 or more to anything is never needed (cutting it scores
 at least as much: 28 + something >= 28), and a partial linking whose loss
-so far plus the least loss still to come (:func:`_future_loss`) exceeds the
-budget is dropped.
+so far plus the least loss still to come (:func:`_future_loss`, a bound
+that never overestimates) exceeds the budget is dropped.
 """
 
 from __future__ import annotations
@@ -162,23 +162,14 @@ def _along_one_path(cells: tuple[Cell, ...], forced: frozenset[Link], forbidden:
 
 @lru_cache(maxsize=100000)
 def _future_loss(lens: tuple[int, ...], left: int, points: tuple[int, ...]) -> int:
-    """The least loss still to come, in the budget's units: the open chains
-    (of lengths ``lens``) and the ``left`` cells not reached yet end up as
-    chains somehow; wherever they lie, no split of those cells loses less.
-    Late in the table this is what prunes: open chains that can no longer
-    all grow to 7."""
+    """The least loss still to come, in the budget's units: the cells of the
+    open chains (lengths ``lens``) and the ``left`` cells not reached yet all
+    end up in chains, so they lose at least what the best split of their
+    count loses. (Open chains may still merge, so a bound that grows each
+    one on its own would overestimate: this one never does.)"""
     num, den = _rate(points)
-    cap = len(points) - 1
-    if not lens:
-        return num * left - den * _best_split(left, points) if left else 0
-    best = None
-    for extra in range(left + 1):
-        final = lens[0] + extra
-        loss = num * final - den * points[min(final, cap)]
-        rest = loss + _future_loss(lens[1:], left - extra, points)
-        if best is None or rest < best:
-            best = rest
-    return best  # type: ignore[return-value]
+    n = sum(lens) + left
+    return num * n - den * _best_split(n, points) if n else 0
 
 
 def _tile(cells: tuple[Cell, ...], forced: frozenset[Link], forbidden: frozenset[Link],

@@ -41,6 +41,10 @@ DEFAULTS: dict[str, Any] = {
     "FANOUT": "auto",                   # how workers tell each other of changes (companion.hub)
     "REDIS_URL": None,                  # redis://... : fan out through Redis pub/sub
     "WORKERS": 1,                       # worker processes serving these tables (serve() sets it)
+    "TRUSTED_PROXIES": "",              # addresses or networks of proxies whose X-Forwarded-For is believed
+    "HANDOVER_MINUTES": 10,             # a "change phone" link works once, within this time
+    "FINISHED_HOURS": 24,               # a finished table is forgotten after this long...
+    "IDLE_DAYS": 14,                    # ...and any table left alone for this long
     "SESSION_COOKIE_NAME": "labkit_session",
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Lax",
@@ -88,10 +92,14 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
                              versions=tables.versions)
     news.fanout.start(news)
     app.extensions["companion_hub"] = news
-    referee = Referee(tables, strict_versions=bool(app.config["STRICT_VERSIONS"]))
+    referee = Referee(tables, strict_versions=bool(app.config["STRICT_VERSIONS"]),
+                      secret=str(app.config["SECRET_KEY"]).encode())
     referee.changed = news.publish
     app.extensions["companion_referee"] = referee
-    app.extensions["companion_limiter"] = security.RateLimiter(app.config["RATE_LIMITS"])
+    try:
+        security._trusted(str(app.config["TRUSTED_PROXIES"] or ""))
+    except ValueError as exc:
+        raise ValueError(f"TRUSTED_PROXIES: {exc} (give addresses or networks, like 10.0.0.1, 192.168.0.0/16)") from None
     security.protect(app)
     app.jinja_env.globals["csrf_token"] = security.csrf_token
     app.jinja_env.globals["csrf_field"] = security.CSRF_FIELD

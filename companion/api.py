@@ -21,7 +21,7 @@ from companion.errors import REFUSALS, BadInput, Conflict, Forbidden, status_of
 from companion.lobby import clean_code
 from companion.security import json_error, rate_limit
 from companion.snapshot import Snapshot
-from companion.web import get_referee, public_base_url
+from companion.web import get_referee, public_base_url, tidy
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -106,6 +106,7 @@ def list_games() -> Any:
 @bp.post("/tables")
 def create() -> Any:
     rate_limit("create")
+    tidy()
     data = _body()
     seed = data.get("seed")
     if seed is not None and not current_app.config["ALLOW_CHOSEN_SEED"]:

@@ -43,6 +43,12 @@ class NotFound(TableError):
     status = 404
 
 
+class Gone(TableError):
+    """A one-time link already used, or expired."""
+
+    status = 410
+
+
 class Refused(TableError):
     """Not possible now (the game has started, the table is full)."""
 

@@ -31,6 +31,7 @@ LOBBY = Part("lobby", "companion/_lobby.html")
 PLAYERS = Part("players", "companion/_players.html")
 LOG = Part("log", "companion/_log.html", shared=True)
 HOST = Part("host", "companion/_host.html")
+REMATCH = Part("rematch", "companion/_rematch.html")
 
 
 def parts_of(snap: Snapshot, host: bool) -> list[Part]:
@@ -38,7 +39,8 @@ def parts_of(snap: Snapshot, host: bool) -> list[Part]:
     if not snap.started:
         return [NOTICE, LOBBY]
     plugin = plugins.plugin(snap.table["game"])
-    out = [NOTICE, PLAYERS] + ([plugin.score] if snap.over and plugin.score else []) + list(plugin.parts)
+    out = [NOTICE, PLAYERS] + ([plugin.score, REMATCH] if snap.over and plugin.score else
+                               [REMATCH] if snap.over else []) + list(plugin.parts)
     out.append(LOG)
     if host:
         out.append(HOST)
@@ -52,11 +54,10 @@ class Response:
     error: dict[str, str] | None = None
     notice: str | None = None
     join_error: str | None = None
-    handover: dict[str, Any] | None = None
 
     @property
     def empty(self) -> bool:
-        return not (self.error or self.notice or self.join_error or self.handover)
+        return not (self.error or self.notice or self.join_error)
 
 
 def context(caller: Caller, said: Response | None = None) -> dict[str, Any]:
@@ -70,12 +71,29 @@ def context(caller: Caller, said: Response | None = None) -> dict[str, Any]:
     said = said or Response()
     return {
         "snap": snap, "game": snap.game, "me": seat, "is_host": caller.host,
-        "error": said.error, "notice": said.notice, "join_error": said.join_error, "handover": said.handover,
+        "error": said.error, "notice": said.notice, "join_error": said.join_error,
+        "handovers": (lambda: handovers(snap)) if caller.host else (lambda: []),
         "join_url": f"{public_base_url()}{url_for('pages.table', code=snap.code)}",
         "plugin": plugin, "label": lambda action: plugins.action_label(game, action),
         "to_json": lambda value: json.dumps(value, sort_keys=True, separators=(",", ":")),
         **extra,
     }
+
+
+def handovers(snap: Snapshot) -> list[dict[str, Any]]:
+    """The host's handover links still waiting to be used, each with its QR code."""
+    import segno
+
+    from companion.web import get_referee, public_base_url
+
+    out = []
+    for h in get_referee().open_handovers(snap):
+        url = f"{public_base_url()}{url_for('pages.claim_page', code=snap.code, nonce=h['nonce'])}"
+        qr = Markup(segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#000", light="#fff",
+                                                          svgclass="qr", omitsize=True))
+        out.append({"seat": h["seat"], "name": snap.name(int(h["seat"])), "url": url, "qr": qr,
+                    "until": str(h["expires_at"])[11:16]})
+    return out
 
 
 def render_part(caller: Caller, part: Part, said: Response | None = None) -> str:

@@ -1,16 +1,20 @@
-"""The lobby's rules: making a table, taking a seat, starting the game,
-moving a seat to another phone. The store only records what these allow.
+"""The lobby's rules: making a table, taking and leaving seats, the host's
+setup options, starting the game, moving a seat to another phone, a rematch
+with the same seats. The store only records what these allow.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import json
 import secrets
 import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from engine.core import RulesError
-from companion.errors import BadInput, Conflict, NotFound, Refused
+from companion.errors import BadInput, Conflict, Gone, NotFound, Refused
 from companion.snapshot import Snapshot, digest
 from companion.store import CodeTaken, VersionConflict
 from labkit import registry
@@ -81,15 +85,10 @@ class LobbyRules:
             raise BadInput("A seed is an integer from 0 to 2^63 - 1.")
         # The engine reads the options now, so a bad option fails at creation:
         # good when they work for some player count (a variant may need more players).
-        refusals = []
-        for players in range(game.min_players, game.max_players + 1):
-            try:
-                game.setup(players, seed, options)
-                break
-            except RulesError as exc:
-                refusals.append(str(exc))
-        else:
-            raise BadInput(_sentence(f"These options do not work: {refusals[0]}"))
+        try:
+            self._options_work(game, seed, options, None)
+        except Refused as exc:
+            raise BadInput(str(exc)) from None
         host_token = secrets.token_urlsafe(24)
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -123,6 +122,121 @@ class LobbyRules:
             self.changed(snap.code, version)
             return seat, token, self.snapshot(snap.code)
         raise Conflict("The table is very busy: try again.", self.snapshot(snap.code))
+
+    def _options_work(self: "Referee", game: Any, seed: int, options: dict[str, Any], seated: int | None) -> None:
+        """The engine reads ``options`` for the players seated (or, while
+        seats may still change, for some player count); a refusal is its sentence."""
+        counts = [seated] if seated else range(game.min_players, game.max_players + 1)
+        refusals = []
+        for players in counts:
+            try:
+                game.setup(players, seed, options)
+                return
+            except RulesError as exc:
+                refusals.append(str(exc))
+        raise Refused(_sentence(f"These options do not work: {refusals[0]}"))
+
+    def set_options(self: "Referee", table: str | Snapshot, fields: dict[str, Any], seen_version: int) -> Snapshot:
+        """The host's setup choices, from the form's fields (text each, as
+        :meth:`engine.core.SetupOption.read` reads them); unset ones are left
+        to the engine's defaults. Options the game does not offer on a phone
+        (set through the API) are kept."""
+        snap = self.snapshot(table) if isinstance(table, str) else table
+        if snap.started:
+            raise Refused("The game has started: its setup is settled.")
+        offered = snap.game.setup_options
+        options = {k: v for k, v in snap.table["options"].items() if k not in {o.key for o in offered}}
+        for option in offered:
+            raw = fields.get(option.key)
+            try:
+                value = option.read(None if raw is None else str(raw), len(snap.seats))
+            except ValueError as exc:
+                raise BadInput(str(exc)) from None
+            if value is not None and not (option.kind == "flag" and value is False):
+                options[option.key] = value
+        plain_json(options, OPTIONS_MAX_CHARS, "Options")
+        self._options_work(snap.game, snap.table["seed"], options, len(snap.seats) or None)
+        try:
+            self.changed(snap.code, self.store.set_options(snap.table["id"], seen_version, options))
+        except VersionConflict:
+            raise Conflict("The table changed as you chose: check the options and choose again.",
+                           self.snapshot(snap.code)) from None
+        return self.snapshot(snap.code)
+
+    def leave(self: "Referee", table: str | Snapshot, seat: Any, seen_version: int) -> Snapshot:
+        """Empty a seat in the lobby (its player leaves, or the host removes
+        them); the seats after it move up. A seat option (the lead player) is
+        unset, since the seat it named may now be someone else."""
+        snap = self.snapshot(table) if isinstance(table, str) else table
+        if snap.started:
+            raise Refused("The game has started: seats stay as they are until it ends.")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(snap.seats):
+            raise Refused("That seat is empty already.")
+        seats = {o.key for o in snap.game.setup_options if o.kind == "seat"}
+        options = {k: v for k, v in snap.table["options"].items() if k not in seats}
+        try:
+            self.changed(snap.code, self.store.remove_seat(snap.table["id"], seen_version, seat, options))
+        except VersionConflict:
+            raise Conflict("The seats changed just now: look again.", self.snapshot(snap.code)) from None
+        return self.snapshot(snap.code)
+
+    def handover(self: "Referee", table: str | Snapshot, seat: Any, minutes: float) -> str:
+        """A one-time link's secret for moving ``seat`` to another phone,
+        valid ``minutes``; the seat's phone keeps it until the link is used."""
+        snap = self.snapshot(table) if isinstance(table, str) else table
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(snap.seats):
+            raise Refused("There is no such seat at this table.")
+        nonce = secrets.token_urlsafe(18)
+        self.changed(snap.code, self.store.create_handover(snap.table["id"], seat, nonce, minutes * 60))
+        return nonce
+
+    def claim(self: "Referee", code: str, nonce: str) -> tuple[int, str]:
+        """Use a handover link on this phone: ``(seat, its new secret)``.
+        The old phone loses the seat now, not before."""
+        snap = self.snapshot(code)
+        token = secrets.token_urlsafe(24)
+        seat, how = self.store.claim_handover(snap.table["id"], str(nonce)[:64], digest(token))
+        if how == "used":
+            raise Gone("This link has been used: a seat link works once. Ask the host for a new one.")
+        if how == "expired":
+            raise Gone("This link has expired: ask the host for a new one.")
+        if how != "ok":
+            raise NotFound("This seat link is not valid: ask the host for a new one.")
+        self.changed(snap.code, self.store.version(snap.code))
+        return seat, token
+
+    def open_handovers(self: "Referee", snap: Snapshot) -> list[dict[str, Any]]:
+        """The handover links still waiting on the host's screen (read once per version)."""
+        return snap.cached("handovers", lambda: self.store.open_handovers(snap.table["id"]))
+
+    def rematch(self: "Referee", table: str | Snapshot) -> str:
+        """The code of a new table for the same game, options and seats
+        (made once, whoever asks first). The host keeps its secret; each seat
+        gets a new one, :meth:`rematch_token`, that only its phone can claim."""
+        snap = self.snapshot(table) if isinstance(table, str) else table
+        if snap.table.get("rematch"):
+            return str(snap.table["rematch"])
+        if not snap.over:
+            raise Refused("A rematch can start when this game is over.")
+        for _ in range(20):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            seats = [(s["name"], digest(self.rematch_token(code, s["token"]))) for s in snap.seats]
+            try:
+                self.store.rematch(snap.table, code, secrets.randbits(63), snap.table["host_token"], seats)
+            except CodeTaken:
+                continue
+            except VersionConflict:   # someone else asked at the same moment
+                return str(self.store.table(snap.code)["rematch"])
+            self.changed(snap.code, self.store.version(snap.code))
+            return code
+        raise RuntimeError("could not find a free table code")  # pragma: no cover
+
+    def rematch_token(self: "Referee", new_code: str, old_digest: str) -> str:
+        """A seat's secret at the rematch ``new_code``, from the digest of its
+        secret at the old table: the server works it out again when the phone
+        comes with its old secret, and no one without the server's key can."""
+        mac = hmac.new(self.secret, f"rematch:{new_code}:{old_digest}".encode(), hashlib.sha256)
+        return base64.urlsafe_b64encode(mac.digest()[:24]).decode().rstrip("=")
 
     def new_seat_token(self: "Referee", table: str | Snapshot, seat: Any) -> str:
         """A fresh secret for ``seat``, for a player who moves to another phone."""

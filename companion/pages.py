@@ -29,7 +29,7 @@ from companion.lobby import clean_code
 from companion.paper import links as paper_links
 from companion.security import host_cookie, rate_limit, seat_cookie, set_token_cookie
 from companion.snapshot import Snapshot
-from companion.web import get_referee, public_base_url
+from companion.web import get_referee, public_base_url, tidy
 
 bp = Blueprint("pages", __name__)
 
@@ -100,6 +100,7 @@ def home() -> Any:
 @bp.post("/tables")
 def create() -> Any:
     rate_limit("create")
+    tidy()
     try:
         table, host_token = get_referee().create(request.form.get("game"), {})
     except REFUSALS as exc:
@@ -157,9 +158,7 @@ def join(code: str) -> Any:
 
 @bp.post("/t/<code>/start")
 def start(code: str) -> Any:
-    caller = by_cookies(clean_code(code))
-    if not caller.host:
-        raise Forbidden("Only the host can start the game.")
+    caller = _host(code, "start the game")
     try:
         snap = get_referee().start(caller.snap, _seen_version())
     except REFUSALS as exc:
@@ -188,9 +187,7 @@ def act(code: str) -> Any:
 
 @bp.post("/t/<code>/undo")
 def undo(code: str) -> Any:
-    caller = by_cookies(clean_code(code))
-    if not caller.host:
-        raise Forbidden("Only the host can undo.")
+    caller = _host(code, "undo")
     try:
         snap = get_referee().undo(caller.snap, _seen_version())
     except REFUSALS as exc:
@@ -198,33 +195,117 @@ def undo(code: str) -> Any:
     return render_live(again(caller, snap))
 
 
-@bp.post("/t/<code>/seats/<int:seat>/handover")
-def handover(code: str, seat: int) -> Any:
-    """The host gives a seat a new secret link, for a player whose phone died:
-    the new phone scans it, the old phone's cookie stops working."""
-    caller = by_cookies(clean_code(code))
-    if not caller.host:
-        raise Forbidden("Only the host can move a seat to another phone.")
+@bp.post("/t/<code>/options")
+def options(code: str) -> Any:
+    """The host's setup choices, in the lobby."""
+    caller = _host(code, "choose the setup")
     try:
-        token = get_referee().new_seat_token(caller.snap, seat)
+        snap = get_referee().set_options(caller.snap, request.form.to_dict(), _seen_version())
+    except REFUSALS as exc:
+        return refused(exc, "options")
+    return render_live(again(caller, snap))
+
+
+@bp.post("/t/<code>/leave")
+def leave(code: str) -> Any:
+    """A player gives up their seat in the lobby (this phone becomes a watcher)."""
+    caller = by_cookies(clean_code(code))
+    if caller.seat is None:
+        return _back_to_table(caller.code)
+    try:
+        get_referee().leave(caller.snap, caller.seat, _seen_version())
+    except REFUSALS as exc:   # the seat's control is gone once the game starts: say it at the top
+        return refused(exc, "notice" if caller.snap.started else "seat")
+    response = _back_to_table(caller.code)
+    response.delete_cookie(seat_cookie(caller.code), path="/")
+    return response
+
+
+@bp.post("/t/<code>/seats/<int:seat>/remove")
+def remove_seat(code: str, seat: int) -> Any:
+    caller = _host(code, "remove a player")
+    try:
+        snap = get_referee().leave(caller.snap, seat, _seen_version())
     except REFUSALS as exc:
         return refused(exc, "host")
-    url = f"{public_base_url()}{url_for('pages.claim', code=caller.code, token=token)}"
-    qr = Markup(segno.make(url, error="m").svg_inline(scale=5, border=2, dark="#000", light="#fff",
-                                                      svgclass="qr", omitsize=True))
-    fresh = again(caller, get_referee().snapshot(caller.code))
-    return render_live(fresh, handover={"seat": seat, "name": fresh.snap.name(seat), "url": url, "qr": qr})
+    return render_live(again(caller, snap))
 
 
-@bp.get("/t/<code>/claim/<token>")
-def claim(code: str, token: str) -> Any:
-    """Open a seat's handover link: this phone now holds the seat."""
+@bp.post("/t/<code>/seats/<int:seat>/handover")
+def handover(code: str, seat: int) -> Any:
+    """The host makes a one-time link for a seat, for a player whose phone
+    died: it stays on the host's screen until the new phone uses it, and the
+    old phone keeps the seat until then."""
+    caller = _host(code, "move a seat to another phone")
+    try:
+        get_referee().handover(caller.snap, seat, float(current_app.config["HANDOVER_MINUTES"]))
+    except REFUSALS as exc:
+        return refused(exc, "host")
+    return render_live(again(caller, get_referee().snapshot(caller.code)))
+
+
+@bp.get("/t/<code>/claim/<nonce>")
+def claim_page(code: str, nonce: str) -> Any:
+    """A handover link opened: a button, so that a link preview (a chat app
+    fetching the page) does not use the link up."""
     snap = get_referee().snapshot(clean_code(code))
-    if snap.seat_of(token) is None:
-        raise NotFound("This seat link is not valid any more: ask the host for a new one.")
+    return render_template("companion/claim.html", snap=snap, game=snap.game, nonce=nonce[:64])
+
+
+@bp.post("/t/<code>/claim/<nonce>")
+def claim(code: str, nonce: str) -> Any:
+    """This phone takes the seat; the old phone's secret stops working."""
+    snap = get_referee().snapshot(clean_code(code))
+    _, token = get_referee().claim(snap.code, nonce)
     response = redirect(url_for("pages.table", code=snap.code), 303)
     set_token_cookie(response, seat_cookie(snap.code), token)
     return response
+
+
+@bp.post("/t/<code>/rematch")
+def rematch(code: str) -> Any:
+    """A new table with the same game, options and seats (one, whoever asks first)."""
+    caller = by_cookies(clean_code(code))
+    if caller.seat is None and not caller.host:
+        raise Forbidden("Only the players at this table can ask for a rematch.")
+    try:
+        get_referee().rematch(caller.snap)
+    except REFUSALS as exc:   # the rematch button shows once the game is over
+        return refused(exc, "rematch" if caller.snap.over else "notice")
+    return _to_rematch(caller)
+
+
+@bp.get("/t/<code>/rematch")
+def to_rematch(code: str) -> Any:
+    """Follow the table to its rematch, keeping this phone's seat."""
+    caller = by_cookies(clean_code(code))
+    if not caller.snap.table.get("rematch"):
+        return _back_to_table(caller.code)
+    return _to_rematch(caller)
+
+
+def _to_rematch(caller: Caller) -> Response:
+    """This phone goes to the rematch with its seat's new secret (and the
+    host with the same host secret)."""
+    referee = get_referee()
+    new = str(referee.snapshot(caller.code).table["rematch"])
+    response = redirect(url_for("pages.table", code=new), 303)
+    if caller.seat is not None:
+        old = caller.snap.seats[caller.seat]["token"]
+        set_token_cookie(response, seat_cookie(new), referee.rematch_token(new, old))
+    if caller.host:
+        set_token_cookie(response, host_cookie(new), request.cookies.get(host_cookie(caller.code), ""))
+    if request.headers.get("HX-Request") == "true":
+        response.status_code = 204
+        response.headers["HX-Redirect"] = url_for("pages.table", code=new)
+    return response
+
+
+def _host(code: str, what: str) -> Caller:
+    caller = by_cookies(clean_code(code))
+    if not caller.host:
+        raise Forbidden(f"Only the host can {what}.")
+    return caller
 
 
 @bp.get("/t/<code>/qr.svg")

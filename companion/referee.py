@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -66,8 +67,10 @@ class _Entry:
 
 class Referee(LobbyRules):
     def __init__(self, store: Store, *, cache_tables: int = 256, keep_states: int = 32,
-                 strict_versions: bool = False) -> None:
+                 strict_versions: bool = False, secret: bytes = b"") -> None:
         self.store = store
+        self.secret = secret or secrets.token_bytes(32)
+        """The server's key (every worker's the same): a rematch's seat secrets come from it."""
         self.strict_versions = strict_versions  # True: any stale version is a conflict, even in simultaneous phases
         self.cache_tables = cache_tables
         self.keep_states = keep_states
@@ -217,7 +220,7 @@ class Referee(LobbyRules):
             new_state = self._apply(snap, seat, action)
             try:
                 version = self.store.append_action(snap.table["id"], snap.version, snap.moves, seat, action,
-                                                   action_id)
+                                                   action_id, finished=snap.game.is_over(new_state))
             except AlreadyApplied:
                 return self.snapshot(snap.code)  # the same request, retried: applied once
             except VersionConflict:
@@ -254,7 +257,8 @@ class Referee(LobbyRules):
         """The table after our own write, without reading it again: the
         cache moves on, and the new snapshot is built from what we wrote."""
         table_id = snap.table["id"]
-        table = dict(snap.table, version=version, moves=snap.moves + 1, notice=None)
+        table = dict(snap.table, version=version, moves=snap.moves + 1, notice=None,
+                     status="over" if snap.game.is_over(state) else "playing")
         with self._lock:
             entry = self._cache.get(table_id)
         lines = narrate(snap.game, snap.state, seat, action, state, snap.names)

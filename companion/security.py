@@ -11,16 +11,18 @@
   cannot send that without a preflight this server never allows).
 * Both: a request whose ``Origin`` (or ``Sec-Fetch-Site``) says it came from
   another site is refused.
-* Creating and joining are rate-limited per client address (token buckets,
-  in memory) and request bodies are capped (``MAX_CONTENT_LENGTH``).
+* Creating and joining are rate-limited per client address (token buckets
+  in the database, shared by every worker; the address is read from
+  ``X-Forwarded-For`` only when a trusted proxy sent it) and request bodies
+  are capped (``MAX_CONTENT_LENGTH``).
 """
 
 from __future__ import annotations
 
+import functools
 import hmac
+import ipaddress
 import secrets
-import threading
-import time
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -44,7 +46,7 @@ def host_cookie(code: str) -> str:
 
 def set_token_cookie(response: Any, name: str, token: str) -> None:
     response.set_cookie(name, token, max_age=60 * 60 * 24 * 7, httponly=True, samesite="Lax",
-                        secure=request.is_secure, path="/")
+                        secure=is_secure(), path="/")
 
 
 def bearer_token() -> str | None:
@@ -126,41 +128,56 @@ def protect(app: Flask) -> None:
 
 # --- rate limits -------------------------------------------------------------
 
-class RateLimiter:
-    """Token buckets per (bucket, client address), in memory.
+def client_address() -> str:
+    """The address a request came from. Behind a proxy every request comes
+    from the proxy, so its ``X-Forwarded-For`` is read, but only when the
+    request came from a proxy listed in ``TRUSTED_PROXIES`` (anyone else
+    could write that header): the rightmost address not itself a trusted
+    proxy is the client."""
+    remote = request.remote_addr or "unknown"
+    trusted = _trusted(str(current_app.config.get("TRUSTED_PROXIES") or ""))
+    if not trusted or not _is_in(remote, trusted):
+        return remote
+    hops = [h.strip() for h in request.headers.get("X-Forwarded-For", "").split(",") if h.strip()]
+    for hop in reversed(hops):
+        if not _is_in(hop, trusted):
+            return hop
+    return hops[0] if hops else remote
 
-    ``limits`` maps a bucket to ``(burst, seconds)``: ``burst`` requests at
-    once, refilled at ``burst / seconds`` per second.
-    """
 
-    def __init__(self, limits: dict[str, tuple[int, float]] | None) -> None:
-        self.limits = dict(limits or {})
-        self._buckets: dict[tuple[str, str], tuple[float, float]] = {}
-        self._lock = threading.Lock()
+@functools.lru_cache(maxsize=8)
+def _trusted(text: str) -> tuple[Any, ...]:
+    """``"10.0.0.1, 192.168.0.0/16"`` as networks (a bad entry stops the server at start)."""
+    return tuple(ipaddress.ip_network(part.strip(), strict=False) for part in text.replace(";", ",").split(",")
+                 if part.strip())
 
-    def hit(self, bucket: str, client: str) -> float:
-        """Take one token; returns 0 if allowed, else seconds to wait."""
-        if bucket not in self.limits:
-            return 0.0
-        burst, seconds = self.limits[bucket]
-        rate = burst / seconds
-        now = time.monotonic()
-        with self._lock:
-            if len(self._buckets) > 50_000:  # forget idle clients rather than grow without end
-                self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < seconds}
-            tokens, last = self._buckets.get((bucket, client), (float(burst), now))
-            tokens = min(float(burst), tokens + (now - last) * rate)
-            if tokens < 1.0:
-                self._buckets[(bucket, client)] = (tokens, now)
-                return (1.0 - tokens) / rate
-            self._buckets[(bucket, client)] = (tokens - 1.0, now)
-            return 0.0
+
+def _is_in(address: str, networks: tuple[Any, ...]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in net for net in networks)
+
+
+def is_secure() -> bool:
+    """HTTPS as the phone sees it (a trusted proxy says so in ``X-Forwarded-Proto``)."""
+    if request.is_secure:
+        return True
+    trusted = _trusted(str(current_app.config.get("TRUSTED_PROXIES") or ""))
+    return (bool(trusted) and _is_in(request.remote_addr or "", trusted)
+            and request.headers.get("X-Forwarded-Proto", "").lower() == "https")
 
 
 def rate_limit(bucket: str) -> None:
-    """Abort with 429 when this client has used up its ``bucket``."""
-    limiter: RateLimiter = current_app.extensions["companion_limiter"]
-    wait = limiter.hit(bucket, request.remote_addr or "unknown")
+    """Abort with 429 when this client has used up its ``bucket``: token
+    buckets kept in the database, so every worker counts the same tokens."""
+    limits = current_app.config["RATE_LIMITS"]
+    if bucket not in limits:
+        return
+    burst, seconds = limits[bucket]
+    wait = current_app.extensions["companion_store"].take_token(bucket, client_address()[:64], int(burst),
+                                                                 float(seconds))
     if wait > 0:
         seconds = max(1, round(wait))
         raise TooManyRequests(f"Too many requests: wait {seconds} s and try again.", retry_after=seconds)

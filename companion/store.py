@@ -19,11 +19,8 @@ from companion.db import Database, open_database
 from companion.errors import NotFound
 from companion.store_seats import SeatStore
 from companion.store_upkeep import Upkeep
-from companion.store_words import VersionConflict, is_unique_violation as _is_unique_violation, now, table_row as _table
-
-
-class CodeTaken(Exception):
-    """Another table already has this code."""
+from companion.store_words import CodeTaken, VersionConflict, is_unique_violation as _is_unique_violation, now
+from companion.store_words import table_row as _table
 
 
 class AlreadyApplied(Exception):
@@ -115,17 +112,21 @@ class Store(SeatStore, Upkeep):
         return None if row is None else int(row["version"])
 
     def append_action(self, table_id: int, expected_version: int, expected_moves: int,
-                      seat: int, action: dict[str, Any], action_id: str | None = None) -> int:
+                      seat: int, action: dict[str, Any], action_id: str | None = None,
+                      finished: bool = False) -> int:
         """Log one action on top of ``expected_version``, in one transaction;
         returns the new version. Raises :class:`VersionConflict` if anything
-        happened since, :class:`AlreadyApplied` if ``action_id`` is logged."""
+        happened since, :class:`AlreadyApplied` if ``action_id`` is logged.
+        ``finished``: the action ended the game (the table is marked over,
+        which is what cleaning looks for)."""
         text = json.dumps(action, sort_keys=True, separators=(",", ":"))
         with self.db.connect() as c:
             try:
                 with c.write():
                     row = c.one("UPDATE game_tables SET version = version + 1, moves = moves + 1, updated_at = ?, "
-                                "notice = NULL WHERE id = ? AND version = ? AND moves = ? AND status = 'playing' "
-                                "RETURNING version", (now(), table_id, expected_version, expected_moves))
+                                "notice = NULL, status = ? WHERE id = ? AND version = ? AND moves = ? AND status = 'playing' "
+                                "RETURNING version", (now(), "over" if finished else "playing", table_id,
+                                                      expected_version, expected_moves))
                     if row is None:
                         raise VersionConflict()
                     c.execute("INSERT INTO actions (table_id, seq, version, seat, action, created_at, action_id) "
@@ -152,8 +153,8 @@ class Store(SeatStore, Upkeep):
         with self.db.connect() as c:
             with c.write():
                 row = c.one("UPDATE game_tables SET version = version + 1, moves = moves - 1, "
-                            "rewound_at = version + 1, updated_at = ?, notice = ? "
-                            "WHERE id = ? AND version = ? AND moves > 0 AND status = 'playing' "
+                            "rewound_at = version + 1, updated_at = ?, notice = ?, status = 'playing' "
+                            "WHERE id = ? AND version = ? AND moves > 0 AND status IN ('playing', 'over') "
                             "RETURNING version, moves", (now(), notice, table_id, expected_version))
                 if row is None:
                     current = c.one("SELECT version FROM game_tables WHERE id = ?", (table_id,))

@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from companion.errors import NotFound
-from companion.store_words import VersionConflict, is_unique_violation, now, table_row
+from companion.store_words import CodeTaken, VersionConflict, is_unique_violation, now, table_row
 
 
 class SeatStore:
@@ -52,12 +52,15 @@ class SeatStore:
                 raise
         return version
 
-    def remove_seat(self, table_id: int, expected_version: int, seat: int) -> int:
+    def remove_seat(self, table_id: int, expected_version: int, seat: int, options: dict[str, Any]) -> int:
         """Empty a seat in the lobby; the seats after it move up one (seats
-        stay numbered from 0, in the order players joined)."""
+        stay numbered from 0, in the order players joined); the table's
+        options become ``options``."""
         with self.db.connect() as c:
             with c.write():
                 version = self._bump(c, table_id, expected_version, lobby=True)
+                c.execute("UPDATE game_tables SET options = ? WHERE id = ?",
+                          (json.dumps(options, sort_keys=True), table_id))
                 if c.one("DELETE FROM seats WHERE table_id = ? AND seat = ? RETURNING seat", (table_id, seat)) is None:
                     raise VersionConflict()
                 # two steps, so that no two rows ever hold one seat number on the way
@@ -130,16 +133,23 @@ class SeatStore:
         digest)`` each), in its lobby; the old table points to it."""
         t = now()
         with self.db.connect() as c:
-            with c.write():
-                row = c.one(
-                    "INSERT INTO game_tables (code, game, seed, options, host_token, status, created_at, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?) RETURNING *",
-                    (code, table["game"], seed, json.dumps(table["options"], sort_keys=True), host_token, t, t))
-                for i, (name, digest) in enumerate(seats):
-                    c.execute("INSERT INTO seats (table_id, seat, name, token, joined_at) VALUES (?, ?, ?, ?, ?)",
-                              (row["id"], i, name, digest, t))
-                done = c.one("UPDATE game_tables SET rematch = ?, version = version + 1, updated_at = ? "
-                             "WHERE id = ? AND rematch IS NULL RETURNING version", (code, t, table["id"]))
-                if done is None:
-                    raise VersionConflict()  # someone asked for the rematch first
+            try:
+                with c.write():
+                    done = c.one("UPDATE game_tables SET rematch = ?, version = version + 1, updated_at = ? "
+                                 "WHERE id = ? AND rematch IS NULL RETURNING version", (code, t, table["id"]))
+                    if done is None:
+                        raise VersionConflict()  # someone asked for the rematch first
+                    row = c.one(
+                        "INSERT INTO game_tables (code, game, seed, options, host_token, status, created_at, "
+                        "updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?) RETURNING *",
+                        (code, table["game"], seed, json.dumps(table["options"], sort_keys=True), host_token, t, t))
+                    for i, (name, digest) in enumerate(seats):
+                        c.execute("INSERT INTO seats (table_id, seat, name, token, joined_at) VALUES (?, ?, ?, ?, ?)",
+                                  (row["id"], i, name, digest, t))
+            except VersionConflict:
+                raise
+            except Exception as exc:
+                if is_unique_violation(exc):
+                    raise CodeTaken(code) from None
+                raise
         return table_row(row)

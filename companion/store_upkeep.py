@@ -23,12 +23,6 @@ class Upkeep:
                              "RETURNING id", (now(-finished_hours * 3600), now(-idle_days * 86400)))
         return len(rows)
 
-    def finish(self, table_id: int) -> None:
-        """Mark a table over (what cleaning looks for)."""
-        with self.db.connect() as c:
-            with c.write():
-                c.execute("UPDATE game_tables SET status = 'over' WHERE id = ? AND status = 'playing'", (table_id,))
-
     def take_token(self, bucket: str, client: str, burst: int, seconds: float) -> float:
         """Token bucket ``burst`` per ``seconds`` for one client: 0 if this
         request may go, else the seconds to wait. One transaction, so every

@@ -1,5 +1,5 @@
 """What every part of the store shares: the clock's words, the version
-conflict, and reading a table row."""
+conflict and taken code, and reading a table row."""
 
 from __future__ import annotations
 
@@ -12,6 +12,10 @@ from typing import Any
 class VersionConflict(Exception):
     """The table moved on since the version the caller saw (the referee
     looks again, or tells the phone)."""
+
+
+class CodeTaken(Exception):
+    """Another table already has this code."""
 
 
 def now(after: float = 0.0) -> str:

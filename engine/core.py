@@ -80,6 +80,42 @@ class Result:
         return {"scores": [s.to_dict() for s in self.scores], "winners": list(self.winners)}
 
 
+@dataclass(frozen=True)
+class SetupOption:
+    """One choice the rulebook offers before play, for a host to make on a
+    phone: a ``flag`` (on or off), a ``choice`` among ``choices`` (value,
+    words), or a ``seat`` (one of the players seated). Left unset, the
+    engine's own default stands (often one that depends on the player count)."""
+
+    key: str
+    label: str
+    kind: str = "flag"
+    choices: tuple[tuple[Any, str], ...] = ()
+    help: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("flag", "choice", "seat"):
+            raise ValueError(f"a setup option is a flag, a choice or a seat, not {self.kind!r}")
+        if (self.kind == "choice") != bool(self.choices):
+            raise ValueError(f"setup option {self.key!r}: choices go with kind 'choice' only")
+
+    def read(self, text: str | None, players: int) -> Any:
+        """The option's value from a form field's text (``None``: unset),
+        or ``ValueError`` saying what is wrong."""
+        if text is None or text == "":
+            return None
+        if self.kind == "flag":
+            return text in ("on", "true", "1")
+        if self.kind == "seat":
+            if not text.isdigit() or not 0 <= int(text) < players:
+                raise ValueError(f"{self.label}: choose one of the players seated.")
+            return int(text)
+        for value, _ in self.choices:
+            if str(value) == text:
+                return value
+        raise ValueError(f"{self.label}: choose one of {', '.join(w for _, w in self.choices)}.")
+
+
 S = TypeVar("S")
 
 
@@ -91,6 +127,8 @@ class Game(abc.ABC, Generic[S]):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    setup_options: ClassVar[tuple[SetupOption, ...]] = ()
+    """What the host may choose before play (the rulebook's variants)."""
 
     # --- the contract -------------------------------------------------
     @abc.abstractmethod

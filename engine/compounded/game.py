@@ -24,7 +24,7 @@ from engine.compounded.schema import state_from_dict
 from engine.compounded.scoring import LINES
 from engine.compounded.setup import setup
 from engine.compounded.state import State
-from engine.core import Action, Game, InvalidState, Result, ScoreLine, SeatScore
+from engine.core import Action, Game, InvalidState, Result, ScoreLine, SeatScore, SetupOption
 from engine.rng import Rng
 
 
@@ -35,6 +35,13 @@ class Compounded(Game[State]):
     title = "Compounded"
     min_players = 2
     max_players = 5
+    setup_options = (
+        SetupOption("no_trade", "No Player Trades",
+                    help="Trade only with the Evaporating Trade Dish (players + 1 elements)."),
+        SetupOption("lab_partners", "Lab Partners", help="Lab Partner cards join the grid."),
+        SetupOption("lead", "Lead scientist", kind="seat",
+                    help="Whoever most recently mixed two liquids together (unset: the first seated)."),
+    )
 
     def __init__(self, cards: CompoundedCards) -> None:
         self.cards = cards

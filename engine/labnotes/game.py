@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from engine.core import Action, Game, InvalidState, Result
+from engine.core import Action, Game, InvalidState, Result, SetupOption
 from engine.labnotes import invariants
 from engine.labnotes.cards import LabNotesData
 from engine.labnotes.rules import Rules
@@ -38,6 +38,11 @@ class LabNotes(Game[State]):
     title = "Lab Notes"
     min_players = 2
     max_players = 5
+    setup_options = (
+        SetupOption("first_game", "First game: the recommended tools",
+                    help="The card set's first-game tools instead of three at random."),
+        SetupOption("lead", "Lead player", kind="seat", help="Who rolls first (unset: the first seated)."),
+    )
 
     def __init__(self, data: LabNotesData) -> None:
         self.data = data

@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Mapping
 
-from engine.core import Action, Game, IllegalAction, InvalidState, Result, ScoreLine, SeatScore
+from engine.core import Action, Game, IllegalAction, InvalidState, Result, ScoreLine, SeatScore, SetupOption
 from engine.rng import Rng
 
 
@@ -23,6 +23,10 @@ class ToyRace(Game[dict]):
     title = "Toy Race"
     min_players = 2
     max_players = 3
+    setup_options = (
+        SetupOption("target", "Race to", kind="choice", choices=((6, "6 points"), (12, "12 points"), (20, "20 points"))),
+        SetupOption("lead", "First to roll", kind="seat"),
+    )
 
     def __init__(self, cards) -> None:
         self.cards = cards
@@ -30,7 +34,7 @@ class ToyRace(Game[dict]):
 
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> dict:
         options = dict(options or {})
-        unknown = set(options) - {"target"}
+        unknown = set(options) - {"target", "lead"}
         if unknown:
             raise InvalidState(f"unknown option {sorted(unknown)[0]!r}")
         target = options.get("target", 12)
@@ -38,9 +42,12 @@ class ToyRace(Game[dict]):
             raise InvalidState("target is a whole number from 1 to 100")
         if not self.min_players <= players <= self.max_players:
             raise InvalidState(f"Toy Race is for 2 or 3 players, not {players}")
+        lead = options.get("lead", 0)
+        if isinstance(lead, bool) or not isinstance(lead, int) or not 0 <= lead < players:
+            raise InvalidState(f"the first to roll is a seat from 0 to {players - 1}")
         rng = Rng(seed)
         secrets = [rng.choice(self.bonuses) for _ in range(players)]
-        return {"players": players, "round": 1, "phase": "bet", "lead": 0, "bets": [None] * players,
+        return {"players": players, "round": 1, "phase": "bet", "lead": lead, "bets": [None] * players,
                 "last_die": None, "scores": [0] * players, "secret": secrets, "target": target,
                 "rng": rng.state}
 

@@ -228,3 +228,18 @@ def test_one_line_can_close_two_hexagons_at_once(small):
 
 def test_lines_of_helper_reads_actions():
     assert lines_of(bond("A1:E")) == {"A1:E"}
+
+
+def test_a_printed_line_closes_a_hexagon_but_has_no_colour_and_anchors_nothing(small):
+    """Rules for Synthesis 6 calls the thin black lines printed on the board
+    existing bonds: they close hexagons like any line, but belong to no
+    marker, and they are not "previously added bonds" to connect to (4)."""
+    s = start(small)
+    c5 = hex_lines(small, s, 0, "C5")
+    assert "C5:SE" in c5
+    s = painted(small, s, 0, " ".join(t for t in c5 if t not in ("C5:SE", "C5:E")), "b")
+    with pytest.raises(IllegalAction, match="must touch your bonds or the starting molecule"):
+        small.apply(rolled(small, start(small), "angle", "twice"), 0, bond("D4:E", "D4:SE"))  # beside C5:SE only
+    s = small.apply(rolled(small, s, "angle", "remove_line", turn=1), 0, bond("C5:E"))
+    (m,) = s.seats[0].molecules
+    assert (small.rules.formula(s, 0).lattice.hex_label(m.hexagon), m.colour, m.volume) == ("C5", "r", 1)

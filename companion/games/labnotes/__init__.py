@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, render_template, request
 
 from companion.games.labnotes.board import action_label, board_context
+from companion.games.labnotes.narrate import narrate
 from companion.games.labnotes.sheet import draw_sheet
 from companion.plugins import Part, Plugin
 
@@ -60,4 +61,5 @@ PLUGIN = Plugin(
     blueprint=blueprint,
     styles=("labnotes.css",),
     links=(("Score a paper Lab Notes sheet", "labnotes.paper"),),
+    narrate=narrate,
 )

@@ -21,7 +21,9 @@ from typing import Any
 from engine.chem import ELEMENT_NAMES
 from engine.labnotes.state import LINE_POINTS
 from engine.labnotes.tools import GROUND
+from companion.games.labnotes.panel import draw_panel
 from companion.games.labnotes.sheet import draw_sheet, formula_runs, structure
+from companion.games.labnotes.words import score_lines
 
 SOURCE_WORDS = {"die": "your die", "community": "Community die", "burner": "Bunsen Burner", "flask": "Retort Flask"}
 FACE_WORDS = {"H": "Hydrogen", "O": "Oxygen", "N": "Nitrogen", "C": "Carbon", "burner": "Bunsen Burner"}
@@ -128,6 +130,8 @@ def sheets(snap, seat, view, data, field, offered_spaces, offered_bonds) -> list
             "done": shown["done"], "empty": shown["empty_spaces"],
             "score": {"total": score.total, "lines": [{"label": l.label, "points": l.points} for l in score.lines],
                       "details": dict(score.details)},
+            "panel": draw_panel(shown, data.sheet, score, lambda card: data.notecard(card).name),
+            "breakdown": score_lines(score),
         })
     return out
 

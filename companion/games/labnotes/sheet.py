@@ -18,8 +18,13 @@ from engine.molecules import Layout, bond_lines
 
 SPACE_R = 0.34          # the drawn circle, in units of the space pitch
 HIT_R = 0.48            # what a finger may tap
-GAP_R = 0.25
-MARGIN_LEFT, MARGIN_TOP, MARGIN_RIGHT, MARGIN_BOTTOM = 0.85, 0.75, 0.6, 0.6
+GAP_R = 0.25            # the paper page's gaps: every space there is a target too
+GAP_HIT_R = 0.45
+"""A bond's tap target on a table's sheet, between two elements: 0.9 of a
+pitch, over 44 px wide on a 390 px phone. Gaps lie half a pitch apart, so
+targets of that size overlap: the elements' spaces let taps through to the
+gaps under them, and empty spaces (the only spaces a turn taps) lie above."""
+MARGIN_LEFT, MARGIN_TOP, MARGIN_RIGHT, MARGIN_BOTTOM = 0.72, 0.66, 0.52, 0.52
 BOND_SPREAD = 0.1
 
 
@@ -87,8 +92,8 @@ def draw_sheet(shown: dict[str, Any], field: FieldLayout, *, offered_spaces: set
                 gaps.append({"a": a, "b": b, "x": round((ax + bx) / 2, 3), "y": round((ay + by) / 2, 3),
                              "offered": (a, b) in offered_bonds, "order": existing.get((a, b), 0),
                              "name": f"{field.spaces[a].label}\u2013{field.spaces[b].label}"})
-    rows = [{"text": s.label[0], "x": 0.3, "y": round(MARGIN_TOP + s.y, 3)} for s in field.spaces if s.col == 0]
-    cols = [{"text": s.label[1:], "x": round(MARGIN_LEFT + s.x + 0.25, 3), "y": 0.28}
+    rows = [{"text": s.label[0], "x": 0.22, "y": round(MARGIN_TOP + s.y, 3)} for s in field.spaces if s.col == 0]
+    cols = [{"text": s.label[1:], "x": round(MARGIN_LEFT + s.x + 0.25, 3), "y": 0.17}
             for s in field.spaces if s.row == 0]
     return {"width": round(width, 3), "height": round(height, 3), "cells": cells, "bonds": bonds, "gaps": gaps,
-            "rows": rows, "cols": cols, "r": SPACE_R, "hit": HIT_R, "gap_r": GAP_R}
+            "rows": rows, "cols": cols, "r": SPACE_R, "hit": HIT_R, "gap_r": GAP_R if all_gaps else GAP_HIT_R}

@@ -117,6 +117,38 @@ def test_a_table_of_lab_notes_on_three_phones(browser: Any, labnotes: None, serv
     # ... and Bo sees Ada's sheet change, without a reload.
     bo.wait_for_selector('[data-sheet-of="0"] .space[data-space="1"][class*="el-"]', state="attached", timeout=3_000)
 
+    # Ada's sheet is drawn like the paper one: under the field, the Tools track, the notecard boxes, the
+    # trash cans (the last one the Bunsen Burner's) and the score boxes with the score so far.
+    panel = ada.locator("#control-sheet svg.sheet-panel")
+    assert panel.locator(".track-space").count() == 10 and panel.locator(".track-space.locked").count() == 8
+    assert panel.locator(".notecard-box").count() == 8 and panel.locator(".can").count() == 5
+    assert panel.locator(".can.last").count() == 1 and panel.locator(".burner-icon").count() == 1
+    assert [b.get_attribute("data-score") for b in panel.locator("[data-score]").all()] == [
+        "compounds", "notecards", "burned", "total"]
+    words = panel.text_content()
+    for word in ("TOOLS", "NOTECARDS", "TRASH", "BUNSEN BURNER", "COMPOUNDS", "BURNED \u00d7 2", "TOTAL / GRADE"):
+        assert word in words, word
+    assert panel.bounding_box()["width"] >= 340                         # readable on a 390 px phone
+    assert bo.locator('[data-sheet-of="0"] svg.sheet-panel').count() == 1   # the others' sheets too
+
+    # The tap target between two elements for a bond is at least 44 px on a 390 px phone ...
+    field = ada.locator("svg.sheet[data-mine]")
+    field.scroll_into_view_if_needed()
+    gap = ada.locator('svg.sheet[data-mine] [data-gap="0,1"] circle.hit').bounding_box()
+    assert gap["width"] >= 44 and gap["height"] >= 44, gap
+    # ... without covering the empty space beside the two elements: its centre, and a point between its
+    # centre and the gap, still reach the space (spaces holding elements let taps through to the gaps).
+    space = ada.locator('svg.sheet[data-mine] .space[data-space="6"] circle.hit').bounding_box()
+    assert space["width"] >= 44
+    cx, cy = space["x"] + space["width"] / 2, space["y"] + space["height"] / 2
+    gx, gy = gap["x"] + gap["width"] / 2, gap["y"] + gap["height"] / 2
+    for k in (0, 0.35):
+        on_gap = ada.evaluate("([x, y]) => !!document.elementFromPoint(x, y).closest('[data-gap]')",
+                              [cx + (gx - cx) * k, cy + (gy - cy) * k])
+        assert not on_gap, k
+    assert ada.evaluate("([x, y]) => document.elementFromPoint(x, y).closest('[data-gap]').dataset.gap",
+                        [gx, gy]) == "0,1"
+
     # Tapping between the two elements raises their bond, until the rules say no: the reason shows by the sheet.
     version_before = None
     for _ in range(4):
@@ -165,6 +197,25 @@ def test_a_table_of_lab_notes_on_three_phones(browser: Any, labnotes: None, serv
         assert "Compounds" in table_text and "Notecards" in table_text and "Burned spaces" in table_text
         assert page.locator("#breakdown").count() == 1
     assert "<b>Bo</b>" in bo.inner_text("#final-score")
+
+    # Each phone's breakdown gives every line its points and says where each burned space came from.
+    from companion.games.labnotes.words import burn_groups
+
+    burned = 0
+    for seat, page in ((0, ada), (1, bo)):
+        mine = page.locator(f'#breakdown [data-breakdown-of="{seat}"]')
+        text = mine.inner_text()
+        for words in ("Single bonds", "Double bonds", "Triple bonds", "Missing bonds", "Compounds", "Notecards",
+                      "Burned spaces", "Total"):
+            assert words in text, words
+        assert mine.locator("td.pts").count() == 8                     # points in every line
+        details = score["scores"][seat]["details"]
+        for group in burn_groups(details["burns"]):
+            item = mine.locator(f'[data-cause="{group["cause"]}"]', has_text=group["words"]).first
+            assert all(label in item.inner_text() for label in group["spaces"]), group
+        assert mine.locator("[data-cause]").count() == len(burn_groups(details["burns"]))
+        burned += details["burned_spaces"]
+    assert burned > 0   # the robot draws no bonds: its elements burn at the end, so some source is named
     assert bo.locator("#final-score b").count() == 0
 
     # Nothing was fetched from anywhere but the table's own server.

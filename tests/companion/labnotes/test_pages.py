@@ -104,7 +104,7 @@ def test_the_board_shows_dice_line_sheet_and_running_score(app: Any, api: Any) -
     bo_page = _page(app, code, bo)
     assert "Ada picks a die." in bo_page and "<button type=\"button\" class=\"die" not in bo_page
     spectator = _page(app, code, None)
-    assert "You are watching." in spectator and 'data-mine' not in spectator and spectator.count('<svg class="sheet"') == 2
+    assert "You are watching" in spectator and 'data-mine' not in spectator and spectator.count('<svg class="sheet"') == 2
 
 
 def test_an_illegal_bond_is_explained_next_to_the_sheet(app: Any, api: Any, phones: Any) -> None:
@@ -144,6 +144,76 @@ def test_a_whole_game_ends_with_each_players_breakdown(app: Any, api: Any) -> No
         assert f">{s['total']}<" in table
     for words in ("Single bonds", "Double bonds", "Missing bonds", "Burned spaces"):
         assert words in page
+    # every line has its points, and every burned space its source
+    from companion.games.labnotes.words import CAUSES
+
+    for s in score["scores"]:
+        block = re.search(rf'data-breakdown-of="{s["seat"]}".*?</table>', page, re.S).group(0)
+        d = s["details"]
+        points = [html.unescape(p).replace("\u2212", "-") for p in re.findall(r'<td class="pts">([^<]*)</td>', block)]
+        assert points == [str(x) for x in (d["single_bonds"], 3 * d["double_bonds"], 6 * d["triple_bonds"],
+                                           -d["missing_bonds"], s["lines"][0]["points"], sum(d["notecard_points"]),
+                                           -2 * d["burned_spaces"], s["total"])]
+        named = re.findall(r'<li data-cause="(\w+)"><b>([^<]*)</b>: ([^<]*)</li>', block)
+        assert sorted(x for _, spaces, _ in named for x in spaces.split(", ")) == sorted(b["space"] for b in d["burns"])
+        for cause, _, words in named:
+            assert html.unescape(words).startswith(CAUSES[cause].split("{")[0].strip())
+    assert any(s["details"]["burns"] for s in score["scores"])
+
+
+def test_the_sheet_is_drawn_like_the_paper_one(app: Any, api: Any) -> None:
+    """The issue: "the note sheet looks like the paper one (tools track, notecard
+    boxes, trash cans and score boxes drawn as on paper, not as text lines)"."""
+    t = _table(api, players=2)
+    code, (ada, bo) = t["code"], t["tokens"]
+    page = _page(app, code, ada)
+    panels = re.findall(r'<svg class="sheet-panel".*?</svg>', page, re.S)
+    assert len(panels) == 2                                                 # mine and Bo's
+    mine = panels[0]
+    assert mine.count('class="track-space') == 10 and mine.count('class="track-space locked"') == 8
+    assert len(re.findall(r'<g class="notecard-box( checked)?">', mine)) == 8 and mine.count("opens 2") == 4
+    assert len(re.findall(r'<g class="can[ "]', mine)) == 5 and mine.count('<g class="can last') == 1
+    assert "BUNSEN BURNER" in mine and "burner-icon" in mine
+    assert re.findall(r'data-score="(\w+)"', mine) == ["compounds", "notecards", "burned", "total"]
+    assert "Tools track:" not in re.sub(r'aria-label="[^"]*"', "", page)     # no longer text lines
+
+
+def test_the_panel_marks_tools_checks_notecards_and_fills_cans() -> None:
+    from types import SimpleNamespace
+
+    from companion.games.labnotes.panel import draw_panel
+    from engine.core import ScoreLine
+
+    track = SimpleNamespace(open=2, opened_by_notecard=[2, 2, 2, 2])
+    sheet = SimpleNamespace(tools_track=track, notecard_boxes=8, trash_cans=5)
+    shown = {"claims": [{"notecard": "methane", "points": 6}], "tool_marks": 3, "tools_open": 4, "trash": "HO"}
+    score = SimpleNamespace(total=9, lines=(ScoreLine("compounds", "Compounds", 7),
+                                            ScoreLine("notecards", "Notecards", 6),
+                                            ScoreLine("burned", "Burned spaces", -4)))
+    p = draw_panel(shown, sheet, score, lambda card: card.title())
+    spaces = [sq for row in p["track"] for sq in row["spaces"]]
+    assert [sq["marked"] for sq in spaces] == [True] * 3 + [False] * 7
+    assert [sq["locked"] for sq in spaces] == [False] * 4 + [True] * 6      # one notecard opened its 2
+    assert [b["points"] for b in p["notes"]] == [6] + [None] * 7
+    assert p["notes"][0]["title"] == "Notecard 1: Methane, 6 points"
+    assert [c["element"] for c in p["cans"]] == ["H", "O", None, None, None] and p["cans"][-1]["last"]
+    assert [(b["label"], b["value"]) for b in p["boxes"]] == [
+        ("COMPOUNDS", 7), ("NOTECARDS", 6), ("BURNED \u00d7 2", 4), ("TOTAL / GRADE", 9)]
+    assert p["width"] == 360 and all(b["x"] + b["w"] <= p["width"] for b in p["boxes"])
+
+
+def test_the_log_tells_the_game_in_words(app: Any, api: Any) -> None:
+    t = _table(api, players=2)
+    code, (ada, bo) = t["code"], t["tokens"]
+    api.act(code, ada, {"type": "roll"})
+    state = api.state(code, ada)
+    die = next(a["die"] for a in state["actions"] if a["type"] == "take_die")
+    api.act(code, ada, {"type": "take_die", "die": die})
+    d = state["view"]["dice"][die]
+    face = "Bunsen Burner die" if d["face"] == "burner" else f"die {d['face']}"
+    log = re.search(r'class="log-lines">(.*?)</ol>', _page(app, code, bo), re.S).group(1)
+    assert "Ada rolled the dice: " in log
+    assert f"Ada took the {d['colour']} {face}." in html.unescape(log)
 
 
 # --- paper sheets ---------------------------------------------------------------------

@@ -23,7 +23,7 @@
       var label = g.dataset.label, mark = marks[label] || ".";
       g.setAttribute("class", "space tappable" + (mark === "x" ? " burned" : mark !== "." ? " el-" + mark : "")
         + (label === selected ? " selected" : ""));
-      var text = g.querySelector("text");
+      var text = g.querySelector("text:not(.space-label)");
       if (isElement(label)) {
         if (!text) { text = document.createElementNS(NS, "text"); g.appendChild(text); }
         var c = centre(label);

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core import IllegalAction
-from tests.engine.synthesis.conftest import bond, hex_lines, lines_of, painted, rolled
+from tests.engine.synthesis.conftest import bond, lines_of, painted, rolled
 
 S_SIDES = {"C3:E", "B3:SW", "B2:SE", "C2:E", "C3:SW", "C3:SE"}
 

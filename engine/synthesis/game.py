@@ -33,6 +33,7 @@ from engine.core import Action, Game, InvalidState, Result, SeatScore
 from engine.rng import Rng
 from engine.synthesis import invariants
 from engine.synthesis.cards import SynthesisCards
+from engine.synthesis.layout import geometry
 from engine.synthesis.patterns import Board
 from engine.synthesis.reading import state_from_dict
 from engine.synthesis.rules import Rules
@@ -142,6 +143,11 @@ class Synthesis(Game[State]):
         boxes = {k: len(v) for k, v in f.boxes(seat).items()}
         return score(self.cards.rules, self.cards.points, f.layout, f.columns(seat), boxes,
                      self._goals(*goal_ids), found)
+
+    def geometry(self, board: str, side: str) -> dict[str, Any]:
+        """A board side's drawing data (hexagons, lines, table, pairs) for
+        the printer and the phones: it never changes, so it is not in the view."""
+        return geometry(self.cards.layouts[(board, side)])
 
     def molecules(self, state: State, seat: int) -> list[list[Any]]:
         f = self.rules.formula(state, seat)

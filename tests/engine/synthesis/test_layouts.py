@@ -137,3 +137,8 @@ def test_a_missing_side_and_a_duplicate_are_reported():
         return text.replace("  - board: L\n    side: B", "  - board: L\n    side: A")
     message, _ = broken_boards(edit)
     assert "board L side A again" in message and "board L has no side B" in message
+
+
+def test_the_game_hands_out_a_sides_geometry(game):
+    g = game.geometry("B", "B")
+    assert g["board"] == "B" and g["side"] == "B" and g["table"] == [4, 6, 7, 6, 4, 2]

@@ -36,6 +36,17 @@ class Hub:
         self._tables: dict[str, tuple[threading.Condition, list[int]]] = {}
         self._watchers: dict[str, int] = {}
         self.fanout: Fanout = Local()
+        self.closed = False
+        """The worker is stopping: streams end, and their phones reconnect (to another worker)."""
+
+    def close(self) -> None:
+        """Wake every stream so it ends (a worker told to stop does not wait on them)."""
+        self.closed = True
+        with self._lock:
+            slots = list(self._tables.values())
+        for cond, _ in slots:
+            with cond:
+                cond.notify_all()
 
     def _slot(self, code: str) -> tuple[threading.Condition, list[int]]:
         with self._lock:
@@ -65,7 +76,7 @@ class Hub:
         arrived within ``timeout`` (the caller looks for itself then)."""
         cond, latest = self._slot(code)
         with cond:
-            if cond.wait_for(lambda: latest[0] > after, timeout):
+            if cond.wait_for(lambda: latest[0] > after or self.closed, timeout) and not self.closed:
                 return latest[0]
         return None
 

@@ -93,6 +93,7 @@ def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = No
     if database_url:
         settings["DATABASE_URL"] = database_url
     settings.update(config or {})
+    url = str(settings["PUBLIC_URL"])
     probe = create_app(None, instance_path=instance_path, overrides=settings)   # schema ready, settings checked
     store = probe.extensions["companion_store"]
     print(f"labkit companion: {store.db.kind} database, {workers} worker(s) x {threads} threads, "
@@ -122,7 +123,25 @@ def run_gunicorn(make_app: Any, host: str, port: int, *, workers: int, threads: 
                                "errorlog": "-", "loglevel": "warning", "proc_name": "labkit-companion"}.items():
                 self.cfg.set(key, value)
 
+            self.cfg.set("post_worker_init", _end_streams_on_stop)
+
         def load(self) -> Any:
             return make_app()
 
     Companion().run()
+
+
+def _end_streams_on_stop(worker: Any) -> None:
+    """A worker told to stop (SIGTERM) ends its phones' streams at once,
+    rather than wait out the graceful timeout on them: the phones reconnect,
+    to another worker behind a proxy, and catch up from their last version."""
+    import signal
+
+    previous = signal.getsignal(signal.SIGTERM)
+
+    def on_term(signum: int, frame: Any) -> None:
+        worker.wsgi.extensions["companion_hub"].close()
+        if callable(previous):
+            previous(signum, frame)
+
+    signal.signal(signal.SIGTERM, on_term)

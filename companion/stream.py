@@ -61,6 +61,8 @@ def events(code: str) -> Any:
                 if caller.snap.version != sent.version:
                     yield _event(caller.snap.version, sent.changes(caller))
                 arrived = hub.wait(caller.code, caller.snap.version, heartbeat)
+                if hub.closed:
+                    return   # this worker is stopping: the browser reconnects (EventSource's retry)
                 if arrived is None:
                     yield ": still here\n\n"
                 caller = by_cookies_at(referee.snapshot(caller.code))

@@ -247,13 +247,24 @@ def _limits(ctx, param, values: tuple[str, ...]) -> dict | None:
               help="e.g. create=20/60 or join=off (repeatable).")
 @click.option("--poll-ms", type=click.IntRange(100, 60000), default=None, help="How often phones ask for changes.")
 @click.option("--allow-chosen-seed", is_flag=True, help="Let API clients fix seeds (tests, benchmarks).")
+@click.option("--fanout", type=click.Choice(["auto", "local", "poll", "postgres", "redis"]), default=None,
+              help="How workers tell each other of changes (default: auto: Redis if --redis-url, PostgreSQL "
+                   "LISTEN/NOTIFY on PostgreSQL, polling for several workers on SQLite).")
+@click.option("--redis-url", envvar="REDIS_URL", default=None, help="redis://... to fan changes out through Redis.")
+@click.option("--trusted-proxies", envvar="LABKIT_TRUSTED_PROXIES", default=None, metavar="ADDRESSES",
+              help="Proxies whose X-Forwarded-For and -Proto are believed, e.g. 127.0.0.1 or 10.0.0.0/8.")
+@click.option("--public-url", default=None, help="The address phones open (behind a proxy: https://...).")
 def serve(host: str, port: int, database_url: str | None, instance_path: str | None, workers: int, threads: int,
-          no_qr: bool,
-          rate_limits: dict | None, poll_ms: int | None, allow_chosen_seed: bool) -> None:
+          no_qr: bool, rate_limits: dict | None, poll_ms: int | None, allow_chosen_seed: bool, fanout: str | None,
+          redis_url: str | None, trusted_proxies: str | None, public_url: str | None) -> None:
     """Start the table companion for phones on the same network."""
     from companion.server import serve as run_server
 
     config: dict = {}
+    for key, value in (("FANOUT", fanout), ("REDIS_URL", redis_url), ("TRUSTED_PROXIES", trusted_proxies),
+                       ("PUBLIC_URL", public_url)):
+        if value:
+            config[key] = value
     if rate_limits is not None:
         config["RATE_LIMITS"] = rate_limits
     if poll_ms:

@@ -74,7 +74,11 @@ def test_random_playouts_end_with_a_consistent_score(game, seed):
         for score in result.scores:
             assert score.total == sum(line.points for line in score.lines)
         best = max(s.total for s in result.scores)
-        assert result.winners == tuple(s.seat for s in result.scores if s.total == best)
+        tied = [s.seat for s in result.scores if s.total == best]
+        # the winners are among the best totals (a rulebook's tie-break may pick
+        # some of them; each game's own tests check its tie-break), in seat order
+        assert set(result.winners) <= set(tied) and list(result.winners) == sorted(set(result.winners))
+        assert result.winners or players == 1, "a game with several players has a winner"  # solo can be lost
         json.dumps(result.to_dict())
 
 

@@ -81,7 +81,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
         log.warning("%s is missing: run `make %s` (pages will not update live)", HTMX_FILE,
                     HTMX_FILE.relative_to(Path(__file__).parent.parent))
 
-    from companion import api, hub, pages, paper, plugins, security, store, stream
+    from companion import api, hub, pages, paper, plugins, pwa, security, store, stream
     from companion.referee import Referee
 
     store.init_app(app)
@@ -108,6 +108,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     app.register_blueprint(stream.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(paper.bp)
+    app.register_blueprint(pwa.bp)
     plugins.init_app(app)
     _errors(app)
     return app

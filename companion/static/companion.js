@@ -118,6 +118,14 @@
   document.addEventListener("htmx:sseError", function () { if (++streamErrors >= 5) poll(); });
   document.addEventListener("htmx:sseOpen", function () { streamErrors = 0; });
 
+  // --- installable: the service worker shows a clear page when the server is gone ---
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    window.addEventListener("load", function () {
+      var sw = document.body.dataset.sw;
+      if (sw) navigator.serviceWorker.register(sw, { scope: "/" }).catch(function () { /* not installable here */ });
+    });
+  }
+
   // --- an error the server sent instead of a page ------------------------------
   document.addEventListener("htmx:responseError", function (evt) {
     var xhr = evt.detail.xhr;

@@ -207,3 +207,22 @@ def database_url(request: Any, tmp_path: Path) -> Iterator[str]:
 def need_htmx() -> None:
     if not HTMX_FILE.exists():
         pytest.skip(f"{HTMX_FILE} is missing: `make {HTMX_FILE.relative_to(ROOT)}` fetches it from npm")
+
+
+# --- a real browser (Debian's Chromium) -------------------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Playwright driving Debian's Chromium; a skip that says what is missing."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium; `make test` does it as root)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()

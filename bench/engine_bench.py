@@ -43,7 +43,9 @@ def time_workload(fn) -> tuple[int, float, int]:
     start = time.perf_counter()
     while True:
         done = fn()
-        units += 1 if done is None else int(done)
+        if done is not None and (isinstance(done, bool) or not isinstance(done, int)):
+            raise TypeError(f"a workload returns how many units it did (an int), not {type(done).__name__}")
+        units += 1 if done is None else done
         calls += 1
         took = time.perf_counter() - start
         if took >= WORKLOAD_SECONDS:

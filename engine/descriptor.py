@@ -74,7 +74,8 @@ class GameDescriptor:
     companion: str | None = None
     """The module of its companion plugin, imported only by the companion."""
     workloads: Callable[[Game], Mapping[str, Callable[[], object]]] | None = None
-    """Extra figures for ``make bench``: name -> a function to time (pure; the bench times it)."""
+    """Extra figures for ``make bench``: name -> a function to time (pure), returning how many
+    units it did (an ``int``: sheets, searches, games; ``None`` counts as one)."""
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier() or not self.name.islower():

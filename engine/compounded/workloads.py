@@ -2,7 +2,7 @@
 
 >>> from tests.engine.compounded.helpers import GAME
 >>> sorted(workloads(GAME))
-['random game, 2 scientists', 'random game, 4 scientists, Lab Partners']
+['random game, 2 scientists, games', 'random game, 4 scientists, Lab Partners, games']
 >>> GAME.is_over(random_game(GAME, 3, seed=1))
 True
 """
@@ -29,9 +29,17 @@ def random_game(game, players: int, seed: int, options: Mapping[str, Any] | None
     raise RuntimeError(f"no end after {MAX_ACTIONS} actions")
 
 
-def workloads(game) -> dict[str, Callable[[], object]]:
+def workloads(game) -> dict[str, Callable[[], int]]:
+    """Each returns how many units it did (one game), as the bench counts them."""
     counter = iter(range(1, 1 << 30))
+
+    def games(players: int, options: Mapping[str, Any] | None = None) -> Callable[[], int]:
+        def one() -> int:
+            random_game(game, players, next(counter), options)
+            return 1
+        return one
+
     return {
-        "random game, 2 scientists": lambda: random_game(game, 2, next(counter)),
-        "random game, 4 scientists, Lab Partners": lambda: random_game(game, 4, next(counter), {"lab_partners": True}),
+        "random game, 2 scientists, games": games(2),
+        "random game, 4 scientists, Lab Partners, games": games(4, {"lab_partners": True}),
     }

@@ -18,7 +18,7 @@ Files (:data:`FILES`):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import yaml
@@ -31,6 +31,8 @@ from engine.synthesis.datafiles import (BoardsData, ChainCardData, ChainsData, D
 from engine.synthesis.lattice import Axial, parse_hex
 from engine.synthesis.layout import Layout, check_layout, compile_layout
 from engine.synthesis.patterns import GROUP_RULES, RULES
+from engine.synthesis.printed import BoardSheet, DiceSheet, board_sheets, dice_sheet
+from engine.synthesis.printed import source as printed_source
 from engine.synthesis.table import TablePattern
 
 FILES = ("rules.yaml", "dice.yaml", "boards.yaml", "patterns.csv", "chains.yaml", "projects.yaml")
@@ -85,6 +87,14 @@ class SynthesisCards:
     patterns: dict[str, PatternCard]
     chains: dict[str, ChainCard]
     projects: dict[str, ProjectCard]
+    sheets: tuple[BoardSheet, ...] = ()
+    """The printed boards, one per letter (:mod:`.printed`)."""
+    dice_sheet: DiceSheet | None = None
+
+    def source(self, name: str) -> Any:
+        """What a data file holds, for the print manifest's ``source:``
+        (:func:`engine.synthesis.printed.source`)."""
+        return printed_source(self, name)
 
     @property
     def letters(self) -> dict[str, str]:
@@ -267,5 +277,24 @@ def parse(files: CardFiles) -> SynthesisCards:
     if problems:
         raise DataError(problems)
     assert rules and dice and boards and chains and projects
-    return SynthesisCards(rules=rules, bonds=bonds, mutations=mutations, layouts=layouts,
-                          patterns=patterns, chains=chain_cards, projects=project_cards)
+    cards = SynthesisCards(rules=rules, bonds=bonds, mutations=mutations, layouts=layouts,
+                           patterns=patterns, chains=chain_cards, projects=project_cards)
+    sheets = tuple(board_sheets(cards))
+    cards = replace(cards, sheets=sheets, dice_sheet=dice_sheet(cards))
+    _register_lines(files, where, cards, boards, chains, projects)
+    return cards
+
+
+def _register_lines(files: CardFiles, where: dict[str, "_Lines"], cards: SynthesisCards, boards: BoardsData,
+                    chains: ChainsData, projects: ProjectsData) -> None:
+    """Where each printed piece of the YAML files was read (``CardFiles.read``):
+    a card's text that will not fit is then reported on the card's own line."""
+    boards_at, chains_at, projects_at = (where[n].line for n in ("boards.yaml", "chains.yaml", "projects.yaml"))
+    first = {}
+    for i, data in enumerate(boards.layouts):
+        first.setdefault(data.board, boards_at("layouts", i) or 1)
+    files.read["boards.yaml"] = [(1, boards)] + [(first[s.board], s) for s in cards.sheets]
+    files.read["dice.yaml"] = files.read.get("dice.yaml", []) + [(where["dice.yaml"].line("bond_die") or 1,
+                                                                 cards.dice_sheet)]
+    files.read["chains.yaml"] = [(chains_at("cards", i) or 1, c) for i, c in enumerate(chains.cards)]
+    files.read["projects.yaml"] = [(projects_at("cards", i) or 1, c) for i, c in enumerate(projects.cards)]

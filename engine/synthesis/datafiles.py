@@ -143,6 +143,11 @@ class ProjectData(Model):
     chains: list[list[str]] = Field(min_length=1)
     elemental: int = Field(ge=0, le=8)
 
+    @property
+    def name(self) -> str:
+        """The card's title as printed: ``project-01`` is "Project 01"."""
+        return self.id.replace("-", " ").capitalize()
+
 
 class ProjectsData(Model):
     cards: list[ProjectData] = Field(min_length=1)

@@ -33,6 +33,7 @@ from engine.core import Action, Game, InvalidState, Result, SeatScore
 from engine.rng import Rng
 from engine.synthesis import invariants
 from engine.synthesis.cards import SynthesisCards
+from engine.synthesis.figures import bond_figure, disc_figure, group_figure, table_figure
 from engine.synthesis.layout import geometry
 from engine.synthesis.patterns import Board
 from engine.synthesis.reading import state_from_dict
@@ -148,6 +149,34 @@ class Synthesis(Game[State]):
         """A board side's drawing data (hexagons, lines, table, pairs) for
         the printer and the phones: it never changes, so it is not in the view."""
         return geometry(self.cards.layouts[(board, side)])
+
+    # --- drawings shared by the printer and the phones (engine.synthesis.figures) ---
+    def bond_figure(self, shape: str) -> dict[str, Any]:
+        """A Bond die shape (or ``line``, a free bond) as the die and the phones draw it."""
+        return self._figure(("bond", shape), lambda: bond_figure(self.rules.shape(shape)))
+
+    def chain_figure(self, card: str) -> dict[str, Any]:
+        """A Molecular Chain card's shape in the volume table."""
+        return self._figure(("chain", card), lambda: table_figure(self.cards.chains[card].pattern))
+
+    def project_figures(self, card: str) -> list[dict[str, Any]]:
+        """The chains a Project card asks for, each drawn in the volume table."""
+        return self._figure(("project", card), lambda: [table_figure(p) for p in self.cards.projects[card].chains])
+
+    def group_figure(self, card: str) -> dict[str, Any] | None:
+        """A Molecular Pattern card's group of hexagons (``None``: the card has none)."""
+        group = self.cards.patterns[card].group
+        return self._figure(("group", card), lambda: group_figure(group) if group else None)
+
+    def disc_figure(self, turn: int = 1) -> dict[str, Any]:
+        """The Active Element disc on ``turn`` (turn 1: as printed)."""
+        return self._figure(("disc", str(turn)), lambda: disc_figure(self.rules.disc, turn))
+
+    def _figure(self, key: tuple[str, str], make) -> Any:
+        figures = self.__dict__.setdefault("_figures", {})
+        if key not in figures:
+            figures[key] = make()
+        return figures[key]
 
     def molecules(self, state: State, seat: int) -> list[list[Any]]:
         f = self.rules.formula(state, seat)

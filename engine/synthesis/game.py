@@ -29,7 +29,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Mapping
 
-from engine.core import Action, Game, InvalidState, Result, SeatScore
+from engine.core import Action, Game, InvalidState, Result, SeatScore, SetupOption
 from engine.rng import Rng
 from engine.synthesis import invariants
 from engine.synthesis.cards import SynthesisCards
@@ -40,6 +40,32 @@ from engine.synthesis.reading import state_from_dict
 from engine.synthesis.rules import Rules
 from engine.synthesis.scoring import Goals, Scored, score, winners
 from engine.synthesis.state import Seat, State, molecule_to_list, state_to_dict
+
+
+MODE_WORDS = (("first_steps", "First Steps"), ("predictable", "Predictable Results"),
+              ("unpredictable", "Unpredictable Consequences"))
+
+
+def setup_options(cards: SynthesisCards) -> tuple[SetupOption, ...]:
+    """What the rulebook lets the table choose before play (Setup, Solo
+    Modes), for the host's phone; the Project cards are this card set's."""
+    projects = tuple((p.id, f"{p.row.name} (difficulty {p.row.difficulty})") for p in cards.projects.values())
+    return (
+        SetupOption("first_game", "First game", help="Side A, and no goal cards (Setup 1 and 4)."),
+        SetupOption("side", "Board side", kind="choice", choices=(("A", "Side A"), ("B", "Side B")),
+                    help="Every player uses the same side (unset: side A)."),
+        SetupOption("mode", "Solo mode", kind="choice", choices=MODE_WORDS,
+                    help="For one player (unset: the ordinary game, which one player may also play)."),
+        SetupOption("difficulty", "Solo difficulty", kind="choice",
+                    choices=(("easy", "Easy: green area, or a Project with 1 shaded hexagon"),
+                             ("medium", "Medium: yellow area, or a Project with 2"),
+                             ("hard", "Hard: red area, or a Project with 3")),
+                    help="First Steps: the goal cards' threshold area (unset: easy). Predictable Results and "
+                         "Unpredictable Consequences: the Project card is drawn at this difficulty (unset: any)."),
+        SetupOption("project", "Project card", kind="choice", choices=projects,
+                    help="Predictable Results and Unpredictable Consequences: this Project card instead of a "
+                         "random one."),
+    )
 
 
 class Synthesis(Game[State]):
@@ -54,6 +80,7 @@ class Synthesis(Game[State]):
     def __init__(self, cards: SynthesisCards) -> None:
         self.cards = cards
         self.rules = Rules(cards)
+        self.setup_options = setup_options(cards)
         self._score = lru_cache(maxsize=256)(self._score_uncached)
 
     # --- the contract -------------------------------------------------------------

@@ -10,7 +10,8 @@ Options (all optional, a JSON object):
 ``mode``          ``standard``, or a solo mode: ``first_steps``,
                   ``predictable``, ``unpredictable``
 ``difficulty``    First Steps: ``easy``, ``medium`` or ``hard``; the other
-                  solo modes: 1, 2 or 3, the Project card's difficulty to draw
+                  solo modes: 1, 2 or 3 (or easy, medium, hard), the Project
+                  card's difficulty to draw
 ``project``       Predictable Results and Unpredictable Consequences: a Project card
 """
 
@@ -25,6 +26,8 @@ from engine.synthesis.state import LEVELS, MODES, PROJECT_LEVELS, Seat, State
 if TYPE_CHECKING:
     from engine.synthesis.rules import Rules
 
+PROJECT_DIFFICULTY = {"easy": 1, "medium": 2, "hard": 3}
+"""The words a host picks on a phone, as a Project card's shaded hexagons."""
 OPTIONS = ("side", "boards", "boxes", "first_game", "chain_card", "pattern_card", "mode", "difficulty", "project")
 
 
@@ -119,7 +122,8 @@ def _project(rules: "Rules", rng: Rng, o: Mapping[str, Any]) -> str:
             raise IllegalAction("Choose a Project card or a difficulty to draw one, not both.")
         return o["project"]
     level = o.get("difficulty")
+    level = PROJECT_DIFFICULTY.get(level, level) if isinstance(level, str) else level
     if level is not None and level not in (1, 2, 3):
-        raise IllegalAction("A Project card's difficulty is 1, 2 or 3.")
+        raise IllegalAction("A Project card's difficulty is 1, 2 or 3 (easy, medium or hard).")
     pool = sorted(p for p, card in projects.items() if level is None or card.row.difficulty == level)
     return rng.choice(pool)

@@ -1,0 +1,226 @@
+"""What the Synthesis table needs to be drawn, from the engine's view, its
+actions and its result. Nothing here decides a rule: the boards are the
+view drawn (:mod:`.drawing`), the controls the seat's actions
+(:mod:`.controls`), the scores the engine's result in words (:mod:`.words`).
+
+Every board is drawn once per version and shared by every phone
+(``snap.cached``); a phone adds only its own controls.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.synthesis.controls import an, controls
+from companion.games.synthesis.drawing import Colours, bond_lines, formula, panel
+from companion.games.synthesis.words import breakdown, solo
+
+LEVEL_WORDS = {"green": "easy (green)", "yellow": "medium (yellow)", "red": "hard (red)"}
+
+
+class Table:
+    """One snapshot read for the phones."""
+
+    def __init__(self, snap: Any) -> None:
+        self.snap, self.game = snap, snap.game
+        self.cards = self.game.cards
+        self.colours = Colours(self.cards)
+        self.state = snap.state
+        self.view = snap.view(None)
+
+    # --- words ------------------------------------------------------------------------------
+    def shape_name(self, shape: str) -> str:
+        return "free bond (one line)" if shape == "line" else self.cards.bonds[shape].name
+
+    def names(self) -> dict[str, str]:
+        """Card ids and colour letters to their names, for the score words."""
+        out = {c.id: c.row.name for c in self.cards.chains.values()}
+        out.update({c.id: c.row.name for c in self.cards.patterns.values()})
+        out.update({c.id: c.row.name for c in self.cards.projects.values()})
+        out.update(self.colours.by_letter)
+        return out
+
+    # --- the turn: disc, dice, goal cards ------------------------------------------------------
+    def disc(self) -> dict[str, Any]:
+        fig = self.game.disc_figure(self.view["turn"])
+        boxes = []
+        for b in fig["boxes"]:
+            seats = [i for i, s in enumerate(self.view["seats"]) if s["box"] == b["box"]]
+            turn = (b["angle"] + 90 + 180) % 360 - 180          # along the ring, never upside down
+            turn = turn - 180 if turn > 90 else turn + 180 if turn < -90 else turn
+            boxes.append({**b, "names": [self.snap.name(i) for i in seats], "roller": b["box"] == fig["roller_box"],
+                          "word_turn": turn})
+        return {"boxes": boxes, "roller": fig["roller"], "step": fig["step"]}
+
+    def roll(self) -> dict[str, Any] | None:
+        if not self.view["roll"]:
+            return None
+        bond, mutation = self.view["roll"]
+        m = self.cards.mutations[mutation]
+        return {"bond": bond, "name": self.cards.bonds[bond].name, "drawing": bond_lines(self.game.bond_figure(bond), 40, 40, 48),
+                "mutation": mutation, "mutation_name": m.name, "kind": m.kind, "text": m.text}
+
+    def goals(self) -> dict[str, Any]:
+        v, c = self.view, self.cards
+        out: dict[str, Any] = {"chain": None, "pattern": None, "project": None,
+                               "level": LEVEL_WORDS.get(v["level"]) if v["level"] else None, "offer": None}
+        if v["chain_card"]:
+            out["chain"] = self.chain_card(v["chain_card"], v["level"])
+        if v["pattern_card"]:
+            out["pattern"] = self.pattern_card(v["pattern_card"], v["level"])
+        if v["project"]:
+            card = c.projects[v["project"]].row
+            out["project"] = {"name": card.name, "difficulty": card.difficulty, "elemental": card.elemental,
+                              "chains": [self.table_shape(f) for f in self.game.project_figures(card.id)]}
+        if v["offer"]["chain"]:
+            out["offer"] = {"chains": [self.chain_card(i, v["level"]) for i in v["offer"]["chain"]],
+                            "patterns": [self.pattern_card(i, v["level"]) for i in v["offer"]["pattern"]]}
+        return out
+
+    def chain_card(self, card: str, level: str | None) -> dict[str, Any]:
+        row = self.cards.chains[card].row
+        return {"id": card, "name": row.name, "points": row.points, "maximum": row.maximum, "text": row.text,
+                "shape": self.table_shape(self.game.chain_figure(card)),
+                "target": row.threshold(level) if level else None}
+
+    def pattern_card(self, card: str, level: str | None) -> dict[str, Any]:
+        row = self.cards.patterns[card].row
+        return {"id": card, "name": row.name, "points": row.points, "maximum": row.maximum, "text": row.text,
+                "target": row.threshold(level) if level else None}
+
+    @staticmethod
+    def table_shape(fig: dict[str, Any], cell: int = 18) -> dict[str, Any]:
+        """A card's shape in the volume table as small SVG geometry."""
+        def centre(rc: list[int]) -> tuple[float, float]:
+            return (rc[1] + 0.5) * cell, (rc[0] + 0.5) * cell
+        links = []
+        for link in fig["links"]:
+            if link["kind"] == "absent":
+                continue
+            (x1, y1), (x2, y2) = centre(link["a"]), centre(link["b"])
+            links.append({"x1": x1, "y1": y1, "x2": x2, "y2": y2, "kind": link["kind"]})
+        cells = [{"x": c[1] * cell + cell * 0.18, "y": c[0] * cell + cell * 0.18} for c in fig["cells"]]
+        return {"width": fig["cols"] * cell, "height": fig["rows"] * cell, "size": cell * 0.64, "cells": cells,
+                "links": links}
+
+    # --- the boards ------------------------------------------------------------------------------
+    def board(self, seat: int) -> dict[str, Any]:
+        return self.snap.cached(("synthesis-board", seat), lambda: self._board(seat))
+
+    def _board(self, seat: int) -> dict[str, Any]:
+        shown = self.view["seats"][seat]
+        geometry = self.game.geometry(shown["board"], self.view["side"])
+        score = self.snap.running_result().scores[seat]
+        labels = [(b.key, b.label) for b in self.cards.rules.score_boxes]
+        pts = self.cards.rules.elemental_points
+        return {
+            "seat": seat, "name": self.snap.name(seat), "board": shown["board"], "side": self.view["side"],
+            "colour": shown["colour"], "ink": self.colours.ink.get(shown["colour"], "#777777"),
+            "done": shown["done"], "box": shown["box"] + 1,
+            "formula": formula(self.game, geometry, shown, self.colours),
+            "panel": panel(geometry, shown, self.view["turn"], self.game.rules.turns, score, labels, self.colours),
+            "score": {"total": score.total,
+                      "lines": breakdown(score, shown, self.cards.points,
+                                         lambda n: pts.pair if n >= 2 else pts.one if n == 1 else 0, self.names()),
+                      "solo": solo(score, self.names()),
+                      "longest": score.details.get("longest_chain", 0),
+                      "elementals": score.details.get("elemental_molecules", 0)},
+            "free_left": shown["free_bonds"]["left"],
+        }
+
+    # --- what the table is doing ---------------------------------------------------------------
+    def status(self) -> str:
+        v, snap = self.view, self.snap
+        waiting = ", ".join(snap.name(s) for s in snap.to_move())
+        if v["phase"] == "choose":
+            return f"{snap.name(0)} chooses which goal cards to keep."
+        if v["phase"] == "roll":
+            return f"Turn {v['turn']} of {self.game.rules.turns}: {snap.name(v['roller'])} holds yellow and rolls the dice."
+        if v["phase"] == "synthesis":
+            r = self.roll()
+            return (f"Turn {v['turn']}: everyone draws {an(r['name'])} ({r['mutation_name']})."
+                    + (f" Still drawing: {waiting}." if waiting else ""))
+        if v["phase"] == "final":
+            return f"All {self.game.rules.turns} turns are played: unused free bonds now." + (
+                f" Still drawing: {waiting}." if waiting else "")
+        result = snap.result()
+        if result is None:
+            return "The game is over."
+        if len(result.scores) == 1 and "solo" in result.scores[0].details:
+            won = result.scores[0].details["solo"]["won"]
+            return (f"The game is over: {snap.name(0)} {'met every goal' if won else 'missed a goal'}, "
+                    f"with {result.scores[0].total} points.")
+        best = max(s.total for s in result.scores)
+        who = " and ".join(snap.name(s) for s in result.winners)
+        return f"The game is over: {who} {'wins' if len(result.winners) == 1 else 'share the win'} with {best} points."
+
+    def prompt(self, seat: int, ctl: dict[str, Any]) -> str:
+        v = self.view
+        me = v["seats"][seat]
+        colour = me["colour"]
+        if ctl["kind"] == "choose":
+            return "Keep one Molecular Chain card and one Molecular Pattern card."
+        if ctl["kind"] == "roll":
+            return "You hold yellow: roll the Bond and Mutation dice."
+        if me["pending"]:
+            p = me["pending"][0]
+            if p["kind"] == "elemental":
+                mol = next(m for m in me["molecules"] if m[0] == p["hexagon"])
+                shape = next(h["icon"] for h in self.game.geometry(me["board"], v["side"])["hexagons"]
+                             if h["hexagon"] == p["hexagon"])
+                return (f"You closed {p['hexagon']}, a {shape} hexagon, all in {self.colours.name(mol[1])}: shade it "
+                        f"as an elemental molecule, or treat it as a normal molecule of volume {mol[2]}.")
+            return (f"You closed the active molecule {p['hexagon']}: draw {an(self.shape_name(p['shape']))} in "
+                    f"{self.colours.name(p['colour'])} now (no mutation), or decline it for good.")
+        if ctl["kind"] == "bond":
+            r = self.roll()
+            twice = " (two copies: draw one, then the other)" if me["todo"] == 2 else (
+                " (the second copy)" if r and r["mutation"] == "twice" else "")
+            return f"Draw {an(r['name'])} in {colour}{twice}. {r['mutation_name']} ({r['kind']}): {r['text']}"
+        if ctl["kind"] == "pass" or any(b["act"].startswith('{"type":"pass"') for b in ctl["buttons"]):
+            return "The rolled bond fits nowhere on your formula. Draw a free bond to make room, or pass."
+        if ctl["free"]:
+            n = me["free_bonds"]["left"]
+            return (f"You have {n} free bond{'s' if n != 1 else ''}: one line, any colour. Tap a line, then a "
+                    "colour; " + ("or say you are done." if v["phase"] == "final" else "or finish your turn."))
+        if ctl["kind"] == "finish":
+            return "Your bond is drawn. Finish your turn."
+        if v["phase"] in ("synthesis", "final") and me["done"]:
+            return "You have finished this turn."
+        return ""
+
+
+def board_context(snap: Any, seat: int | None) -> dict[str, Any]:
+    t = Table(snap)
+    v = t.view
+    boards = [t.board(i) for i in range(v["players"])]
+    ctl = controls(t.game, v, snap.actions(seat)) if seat is not None else None
+    mine = boards[seat] if seat is not None else None
+    drawing = bool(ctl and (ctl["placements"] or ctl["free"]))
+    return {"syn": {
+        "phase": v["phase"], "turn": v["turn"], "turns": t.game.rules.turns, "side": v["side"], "mode": v["mode"],
+        "status": t.status(), "disc": t.disc(), "roll": t.roll(), "goals": t.goals(), "boards": boards,
+        "mine": mine, "ctl": ctl, "prompt": t.prompt(seat, ctl) if ctl is not None else "",
+        "drawing": drawing, "marker": v["seats"][seat]["colour"] if seat is not None else None,
+        "inks": dict(t.colours.ink),
+        "pick_key": _pick_key(v, seat),
+    }}
+
+
+def _pick_key(view: dict[str, Any], seat: int | None) -> str:
+    """Changes when this seat's drawing task changes (not when another phone
+    moves): a half-made choice of lines is kept while it is the same."""
+    if seat is None:
+        return ""
+    me = view["seats"][seat]
+    return (f"{view['turn']}-{view['phase']}-{me['todo']}-{len(me['pending'])}-{me['lines'].count('.')}-"
+            f"{me['free_used']}")
+
+
+def action_label(action: dict[str, Any]) -> str:
+    kind = action.get("type")
+    if kind in ("bond", "active_bond"):
+        return f"Draw {' '.join(action.get('lines', []))}"
+    if kind == "free_bond":
+        return f"Free bond {action.get('line')} in {action.get('colour')}"
+    return ""

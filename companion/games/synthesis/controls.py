@@ -1,0 +1,81 @@
+"""The controls of one seat's phone, built from ``actions(state, seat)``
+alone: every legal action is offered exactly once, and nothing else.
+
+* the turn's bond or an active molecule's bond: every legal placement in a
+  menu (``data-act-from``), which the loupe fills as the player taps lines
+  (``static/synthesis.js``); the engine's own list, so a drawing the phone
+  offers is always one the rules allow;
+* a free bond: a colour (``data-option``, ``data-fill="line"``) completed by
+  tapping a line of the loupe (``data-target="line"``), in either order;
+* everything else a button (``data-act``): roll, pass, shade or not,
+  decline, finish, the goal cards kept in Unpredictable Consequences.
+
+An action no builder here knows still gets a plain button, so a new engine
+action is never lost on a phone.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+def to_json(action: dict[str, Any]) -> str:
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def an(word: str) -> str:
+    return f"an {word}" if word[:1].lower() in "aeiou" else f"a {word}"
+
+
+def controls(game: Any, view: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
+    """What this phone may do now, grouped for the decision panel."""
+    cards = game.cards
+    left = {to_json(a): a for a in actions}
+    out: dict[str, Any] = {"buttons": [], "placements": None, "free": None, "goals": [], "kind": None}
+
+    def take(kind: str) -> list[dict[str, Any]]:
+        found = [a for a in left.values() if a["type"] == kind]
+        for a in found:
+            del left[to_json(a)]
+        return found
+
+    def button(action: dict[str, Any], text: str, cls: str = "") -> None:
+        out["buttons"].append({"act": to_json(action), "text": text, "cls": cls})
+
+    for a in take("choose_goals"):
+        chain, pattern = cards.chains[a["chain"]].row, cards.patterns[a["pattern"]].row
+        out["goals"].append({"act": to_json(a), "chain": chain.name, "pattern": pattern.name})
+        out["kind"] = "choose"
+    for a in take("roll"):
+        button(a, "Roll the dice", "primary big")
+        out["kind"] = "roll"
+    for a in take("elemental"):
+        button(a, "Shade it: an elemental molecule" if a["shade"] else "Treat it as a normal molecule",
+               "primary" if a["shade"] else "")
+        out["kind"] = "elemental"
+    for kind in ("bond", "active_bond"):
+        found = take(kind)
+        if found:
+            out["placements"] = {"kind": kind, "options": [
+                {"act": to_json(a), "lines": a["lines"], "text": " \u00b7 ".join(a["lines"])} for a in found]}
+            out["kind"] = out["kind"] or kind
+    for a in take("decline"):
+        button(a, "Decline this bond (for good)")
+    for a in take("pass"):
+        button(a, "Pass: the bond fits nowhere")
+    free = take("free_bond")
+    if free:
+        by_colour: dict[str, list[str]] = {}
+        for a in free:
+            by_colour.setdefault(a["colour"], []).append(a["line"])
+        out["free"] = {"lines": sorted({a["line"] for a in free}), "options": [
+            {"option": to_json({"type": "free_bond", "colour": c}), "colour": c,
+             "text": f"Free bond in {c}", "targets": ",".join(lines)} for c, lines in by_colour.items()]}
+        out["kind"] = out["kind"] or "free"
+    for a in take("finish"):
+        button(a, "Done with my free bonds" if view["phase"] == "final" else "Finish my turn", "primary")
+        out["kind"] = out["kind"] or "finish"
+    for a in left.values():   # never lose an action the engine offers
+        rest = ", ".join(f"{k} {v}" for k, v in a.items() if k != "type")
+        button(a, f"{a['type'].replace('_', ' ').capitalize()} ({rest})")
+    return out

@@ -66,6 +66,7 @@ def list_games() -> None:
 
 
 @main.command()
+@click.argument("names", nargs=-1, type=click.Choice(registry.names()), metavar="[GAME]...")
 @click.option("--game", "games", multiple=True, type=click.Choice(registry.names()),
               help="Build only this game (repeatable). Default: every game.")
 @click.option("--paper", type=click.Choice(["a4", "letter", "both"]), default="both", show_default=True)
@@ -82,13 +83,15 @@ def list_games() -> None:
 @click.option("--ink-saver", is_flag=True, help="White backgrounds and outlines, for home printers.")
 @click.option("--no-svg", is_flag=True, help="Skip the loose SVG files.")
 @click.option("--force", is_flag=True, help="Rewrite every file, even unchanged ones.")
-def build(games, paper, bleed, layout_, out: Path, data_dir, no_backs, back_offset, ink_saver, no_svg, force) -> None:
-    """Render every component to PDF (A4 and Letter) and SVG."""
+def build(names, games, paper, bleed, layout_, out: Path, data_dir, no_backs, back_offset, ink_saver, no_svg,
+          force) -> None:
+    """Render every component to PDF (A4 and Letter) and SVG: of every game,
+    or of the GAMEs named (like --game)."""
     from generator.build import BuildError, BuildOptions, build as run_build
 
     options = BuildOptions(
-        games=list(games), papers=("a4", "letter") if paper == "both" else (paper,), bleed=bleed,
-        out=out, data_dir=data_dir, layouts=("grid", "bleed") if layout_ == "both" else (layout_,),
+        games=list(dict.fromkeys([*names, *games])), papers=("a4", "letter") if paper == "both" else (paper,),
+        bleed=bleed, out=out, data_dir=data_dir, layouts=("grid", "bleed") if layout_ == "both" else (layout_,),
         backs=not no_backs, back_offset=back_offset, ink_saver=ink_saver, svg=not no_svg, force=force)
     if data_dir is not None and not Path(data_dir).is_dir():
         _fail(f"{data_dir}: not a folder (give a copy of a game's data folder, from cardsdata/)")
@@ -136,9 +139,10 @@ def _summary(report, out_dir: Path, papers: tuple[str, ...]) -> None:
 @click.argument("folders", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--game", type=click.Choice(registry.names()), help="Which game the folder is for (default: its game.yaml says).")
 def validate(folders, game) -> None:
-    """Check card sets (default: every game's own), as printing would: the
-    data, and every face drawn (text that will not fit, characters the font
-    lacks). Exits 1 on any problem; nothing is written."""
+    """Check card sets (default: every game's own; a game's name instead of a
+    folder checks its own), as printing would: the data, and every face drawn
+    (text that will not fit, characters the font lacks). Exits 1 on any
+    problem; nothing is written."""
     from engine.data import DataError
     from generator.printable import BuildError, check, load
     from labkit.cardsets import data_dir, display_path, game_of_folder
@@ -148,6 +152,9 @@ def validate(folders, game) -> None:
     if not folders:
         targets = [(g, data_dir(g)) for g in games.values()]
     for folder in folders:
+        if not folder.is_dir() and str(folder) in games:      # a game's name: its own card set
+            targets.append((games[str(folder)], data_dir(games[str(folder)])))
+            continue
         if not folder.is_dir():
             _fail(f"{folder}: not a folder")
         try:

@@ -57,7 +57,8 @@ class Table:
             return None
         bond, mutation = self.view["roll"]
         m = self.cards.mutations[mutation]
-        return {"bond": bond, "name": self.cards.bonds[bond].name, "drawing": bond_lines(self.game.bond_figure(bond), 40, 40, 48),
+        return {"bond": bond, "name": self.cards.bonds[bond].name,
+                "drawing": bond_lines(self.game.bond_figure(bond), 40, 40, 48),
                 "mutation": mutation, "mutation_name": m.name, "kind": m.kind, "text": m.text}
 
     def goals(self) -> dict[str, Any]:
@@ -135,7 +136,8 @@ class Table:
         if v["phase"] == "choose":
             return f"{snap.name(0)} chooses which goal cards to keep."
         if v["phase"] == "roll":
-            return f"Turn {v['turn']} of {self.game.rules.turns}: {snap.name(v['roller'])} holds yellow and rolls the dice."
+            return (f"Turn {v['turn']} of {self.game.rules.turns}: {snap.name(v['roller'])} holds "
+                    f"{self.cards.rules.disc.roller} and rolls the dice.")
         if v["phase"] == "synthesis":
             r = self.roll()
             return (f"Turn {v['turn']}: everyone draws {an(r['name'])} ({r['mutation_name']})."

@@ -50,8 +50,8 @@ class Colours:
 
 
 def hex_points(x: float, y: float, s: float) -> str:
-    return " ".join(f"{_r(x + s * math.cos(math.radians(-90 + 60 * k)))},{_r(y + s * math.sin(math.radians(-90 + 60 * k)))}"
-                    for k in range(6))
+    corners = [math.radians(-90 + 60 * k) for k in range(6)]
+    return " ".join(f"{_r(x + s * math.cos(a))},{_r(y + s * math.sin(a))}" for a in corners)
 
 
 def bond_lines(fig: dict[str, Any], cx: float, cy: float, size: float) -> dict[str, Any]:
@@ -182,11 +182,13 @@ def panel(geometry: dict[str, Any], shown: dict[str, Any], turn: int, turns: int
                       **symbol(f"pair {shape}")})
     values = {line.key: line.points for line in score.lines} if score is not None else {}
     boxes = [{"key": k, "label": label, "short": SHORT.get(k, label), "value": values.get(k)} for k, label in labels]
-    boxes.append({"key": "total", "label": "Total", "short": "TOTAL", "value": score.total if score is not None else None})
+    boxes.append({"key": "total", "label": "Total", "short": "TOTAL",
+                  "value": score.total if score is not None else None})
     score_y = bottom + 34
     sw = (WIDTH - 8 - 5 * 6) / 6
     for i, b in enumerate(boxes):
-        b.update({"x": _r(4 + i * (sw + 6)), "w": _r(sw), "op": "=" if i == len(boxes) - 2 else "+" if i < len(boxes) - 1 else ""})
+        op = "=" if i == len(boxes) - 2 else "+" if i < len(boxes) - 1 else ""
+        b.update({"x": _r(4 + i * (sw + 6)), "w": _r(sw), "op": op})
     return {"width": WIDTH, "height": score_y + 52, "track": track, "track_h": TRACK_H, "cells": cells, "cell": CELL,
             "columns": columns, "rows": rows, "row_x": TABLE_X + len(heights) * CELL + 14, "table_top": top,
             "table_x": TABLE_X, "bottom": bottom, "pairs": pairs, "pairs_x": PAIRS_X, "boxes": boxes,

@@ -141,7 +141,8 @@ def _moved_on(t: _Told) -> list[str]:
                     f"The game is over: {t.name(0)} missed {', '.join(missed)}; {s.total} points."]
         best = max(s.total for s in result.scores)
         who = " and ".join(t.name(s) for s in result.winners)
-        return [f"The game is over: {who} {'wins' if len(result.winners) == 1 else 'share the win'} with {best} points."]
+        verb = "wins" if len(result.winners) == 1 else "share the win"
+        return [f"The game is over: {who} {verb} with {best} points."]
     if after.phase == "final" and before.phase != "final":
         return [f"All {t.rules.turns} turns are played: unused free bonds may still be drawn."]
     if after.turn > before.turn:

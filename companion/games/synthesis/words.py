@@ -38,8 +38,8 @@ def chain_points(length: int, points: tuple[int, ...]) -> int:
     return points[min(length, len(points) - 1)]
 
 
-def breakdown(score: Any, shown: dict[str, Any], points: tuple[int, ...],
-              elemental: Callable[[int], int] | None = None, names: dict[str, str] | None = None) -> list[dict[str, Any]]:
+def breakdown(score: Any, shown: dict[str, Any], points: tuple[int, ...], elemental: Callable[[int], int] | None = None,
+              names: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """Each score box with its points and, under it, what made them."""
     d = score.details
     per_pair = elemental or (lambda n: ELEMENTAL.get(min(n, 2), 0))

@@ -62,6 +62,7 @@ def test_a_broken_card_is_named_and_nothing_is_printed(broken, tmp_path):
 
 
 def test_the_rulebooks_set_validates():
-    checked = labkit("validate", str(DATA))
+    """By its folder (an author's way) and by the game's name (`labkit validate synthesis`)."""
+    checked = labkit("validate", str(DATA), "synthesis")
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert "ok cardsdata/synthesis (synthesis)" in " ".join(checked.stdout.split())
+    assert " ".join(checked.stdout.split()).count("ok cardsdata/synthesis (synthesis)") == 2

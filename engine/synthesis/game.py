@@ -174,8 +174,9 @@ class Synthesis(Game[State]):
 
     def geometry(self, board: str, side: str) -> dict[str, Any]:
         """A board side's drawing data (hexagons, lines, table, pairs) for
-        the printer and the phones: it never changes, so it is not in the view."""
-        return geometry(self.cards.layouts[(board, side)])
+        the printer and the phones: it never changes, so it is not in the view
+        (made once per side; read it, never change it)."""
+        return self._figure(("geometry", f"{board}{side}"), lambda: geometry(self.cards.layouts[(board, side)]))
 
     # --- drawings shared by the printer and the phones (engine.synthesis.figures) ---
     def bond_figure(self, shape: str) -> dict[str, Any]:

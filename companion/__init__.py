@@ -77,6 +77,10 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret(Path(app.instance_path))
     app.jinja_env.undefined = StrictUndefined
+    # Templates are few and never change while serving: a plain dict caches
+    # them (Jinja's default LRU takes a lock on every lookup, imports
+    # included, and hundreds of phone threads queued on it under load).
+    app.jinja_env.cache = {}
     if not HTMX_FILE.exists():
         log.warning("%s is missing: run `make %s` (pages will not update live)", HTMX_FILE,
                     HTMX_FILE.relative_to(Path(__file__).parent.parent))

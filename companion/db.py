@@ -105,9 +105,10 @@ class StorageError(Exception):
 class _Connection:
     """A thin adapter so the same SQL (``?`` placeholders) runs on both back ends."""
 
-    def __init__(self, raw: Any, kind: str) -> None:
+    def __init__(self, raw: Any, kind: str, writer: threading.Lock | None = None) -> None:
         self.raw = raw
         self.kind = kind
+        self.writer = writer
 
     def execute(self, sql: str, params: tuple | list = ()) -> Any:
         if self.kind == "postgres":
@@ -123,15 +124,24 @@ class _Connection:
 
     @contextmanager
     def write(self) -> Iterator["_Connection"]:
-        """One write transaction, taken with the write lock at once (SQLite)."""
+        """One write transaction, taken with the write lock at once (SQLite).
+
+        SQLite has one writer at a time. Threads of one process queue on a
+        lock of their own first: waiting in SQLite's busy handler instead
+        means sleeping in growing steps (up to 100 ms) while the writer, which
+        needs the interpreter lock between statements, is slowed by every
+        sleeper that wakes; under load that convoy cost seconds. Other
+        processes still meet the busy timeout."""
         if self.kind == "sqlite":
-            self.raw.execute("BEGIN IMMEDIATE")
-            try:
-                yield self
-            except BaseException:
-                self.raw.execute("ROLLBACK")
-                raise
-            self.raw.execute("COMMIT")
+            assert self.writer is not None
+            with self.writer:
+                self.raw.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self
+                except BaseException:
+                    self.raw.execute("ROLLBACK")
+                    raise
+                self.raw.execute("COMMIT")
         else:
             with self.raw.transaction():
                 yield self
@@ -169,6 +179,7 @@ class Database:
         self._pool: queue.LifoQueue[_Connection] = queue.LifoQueue(maxsize=pool_size)
         self._schema_ready = False
         self._schema_lock = threading.Lock()
+        self._writer = threading.Lock()   # SQLite: this process's writers, one at a time
 
     def __repr__(self) -> str:
         return f"Database({self.kind})"
@@ -183,7 +194,7 @@ class Database:
             raw.execute("PRAGMA journal_mode = WAL")
             raw.execute("PRAGMA synchronous = NORMAL")  # WAL: a killed process loses nothing committed
             raw.execute("PRAGMA foreign_keys = ON")
-            return _Connection(raw, "sqlite")
+            return _Connection(raw, "sqlite", self._writer)
         import psycopg
         from psycopg.rows import dict_row
 

@@ -77,6 +77,7 @@ class Referee(LobbyRules):
         self._games: dict[str, Game] = {}
         self._cache: "OrderedDict[int, _Entry]" = OrderedDict()
         self._snaps: "OrderedDict[tuple[int, int], Snapshot]" = OrderedDict()
+        self._ids: dict[str, int] = {}
         """One snapshot per (table, version), shared by every request and
         stream that reads that version: what it works out (views, actions,
         running scores, rendered parts) is worked out once."""
@@ -113,10 +114,29 @@ class Referee(LobbyRules):
         entry = self._entry(table, game)
         return self._keep(Snapshot(table, game, entry.seats, entry.state, _lines(entry.log)))
 
+    def snapshot_at(self, code: str, version: int | None) -> Snapshot:
+        """The table at ``version`` when this process has it (a stream woken
+        by a change this worker made, or heard of, needs no query), else as
+        the database has it now."""
+        if version is not None:
+            with self._lock:
+                table_id = self._ids.get(code)
+                snap = self._snaps.get((table_id, version)) if table_id is not None else None
+            if snap is not None:
+                return snap
+        return self.snapshot(code)
+
     def _keep(self, snap: Snapshot) -> Snapshot:
+        """Keep the snapshot (and what it rendered) for the requests and
+        streams of its version: the newest two versions of a table (a stream
+        may still be sending the one before), for the tables seen last."""
+        table_id, version = snap.table["id"], snap.version
         with self._lock:
-            self._snaps[(snap.table["id"], snap.version)] = snap
-            while len(self._snaps) > 4 * self.cache_tables:
+            self._snaps[(table_id, version)] = snap
+            self._ids[snap.code] = table_id
+            for old in (version - 2, version - 3):
+                self._snaps.pop((table_id, old), None)
+            while len(self._snaps) > 2 * self.cache_tables:
                 self._snaps.popitem(last=False)
         return snap
 
@@ -186,6 +206,7 @@ class Referee(LobbyRules):
         with self._lock:
             self._cache.clear()
             self._snaps.clear()
+            self._ids.clear()
 
     # --- playing --------------------------------------------------------------
     def version(self, code: str) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +30,8 @@ class Snapshot:
     log: tuple[str, ...] = ()
     """The game so far in words, one line per action (the referee narrates it)."""
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
+    _making: dict[Any, threading.Lock] = field(default_factory=dict, repr=False)
+    _guard: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
     def code(self) -> str:
@@ -78,9 +81,19 @@ class Snapshot:
 
     # --- what the game says, once per version ----------------------------------------------
     def cached(self, key: Any, make: Any) -> Any:
-        if key not in self._memo:
-            self._memo[key] = make()
-        return self._memo[key]
+        """``make()`` once per snapshot: a change wakes every phone's stream
+        at once, and the threads asking for the same part wait for the one
+        making it rather than all make it."""
+        try:
+            return self._memo[key]
+        except KeyError:
+            pass
+        with self._guard:
+            lock = self._making.setdefault(key, threading.Lock())
+        with lock:
+            if key not in self._memo:
+                self._memo[key] = make()
+            return self._memo[key]
 
     @property
     def over(self) -> bool:

@@ -36,8 +36,10 @@ def _since() -> int:
 
 
 def _event(version: int, data: str) -> str:
-    lines = "".join(f"data: {line}\n" for line in data.splitlines() or [""])
-    return f"id: {version}\nevent: change\n{lines}\n"
+    """One SSE event: each line of ``data`` on a ``data:`` line of its own
+    (the browser joins them with newlines again)."""
+    body = data.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\ndata: ")
+    return f"id: {version}\nevent: change\ndata: {body}\n\n"
 
 
 @bp.get("/t/<code>/events")
@@ -65,7 +67,7 @@ def events(code: str) -> Any:
                     return   # this worker is stopping: the browser reconnects (EventSource's retry)
                 if arrived is None:
                     yield ": still here\n\n"
-                caller = by_cookies_at(referee.snapshot(caller.code))
+                caller = by_cookies_at(referee.snapshot_at(caller.code, arrived))
         finally:
             hub.watching(caller.code, -1)
 

@@ -10,7 +10,7 @@ import threading
 import time
 from urllib.parse import urlsplit
 
-from flask import current_app, request
+from flask import current_app, g, request
 
 from companion.referee import Referee
 from companion.security import is_secure
@@ -32,6 +32,14 @@ def public_base_url() -> str:
     useless to a phone: then the LAN address ``serve()`` found is shown.
     Otherwise the address the browser used already works on this network.
     """
+    cached = g.get("public_base_url")
+    if cached is not None:
+        return cached
+    g.public_base_url = _public_base_url()
+    return g.public_base_url
+
+
+def _public_base_url() -> str:
     here = request.host_url.rstrip("/")
     if here.startswith("http://") and is_secure():   # HTTPS ends at the proxy
         here = "https://" + here[len("http://"):]

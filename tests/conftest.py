@@ -3,8 +3,10 @@ conftest.py beside its tests."""
 
 from __future__ import annotations
 
+import http.client
 import os
 import socket
+import urllib.request
 import subprocess
 import sys
 import time
@@ -78,10 +80,13 @@ class Server:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.proc.returncode}: "
                                    + (self.instance.parent / f"server-{self.port}.log").read_text()[-2000:])
+            # ready when a worker answers, not when the port takes a connection
+            # (gunicorn's master listens before its worker has loaded the app)
             try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return self
-            except OSError:
+                with urllib.request.urlopen(f"{self.url}/api/games", timeout=2) as answer:
+                    if answer.status == 200:
+                        return self
+            except (OSError, http.client.HTTPException):
                 time.sleep(0.1)
         self.stop()
         raise RuntimeError("the server did not start in time")

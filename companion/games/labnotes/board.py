@@ -21,8 +21,8 @@ from typing import Any
 from engine.chem import ELEMENT_NAMES
 from engine.labnotes.state import LINE_POINTS
 from engine.labnotes.tools import GROUND
-from companion.games.labnotes.panel import draw_panel
-from companion.games.labnotes.sheet import draw_sheet, formula_runs, structure
+from companion.games.labnotes.drawn import field_html, panel_html, structure_html
+from companion.games.labnotes.sheet import formula_runs
 from companion.games.labnotes.words import score_lines
 
 SOURCE_WORDS = {"die": "your die", "community": "Community die", "burner": "Bunsen Burner", "flask": "Retort Flask"}
@@ -99,7 +99,8 @@ def card_line(snap, view, by_type, data) -> list[dict[str, Any]]:
     for i, card_id in enumerate(view["line"]):
         card = data.notecard(card_id)
         out.append({"id": card_id, "name": card.name, "formula": card.formula, "fact": card.fact,
-                    "structure": None if card.is_lab_fire else structure(card.layout),
+                    "structure_html": None if card.is_lab_fire else structure_html(snap.game, card_id, card.layout,
+                                                                                    card.name),
                     "formula_runs": formula_runs(card.formula),
                     "fire": card.is_lab_fire, "points": LINE_POINTS[i] if i < len(LINE_POINTS) else 0,
                     "claimable": card_id in claimable, "claimed_by": claimed_by.get(card_id, []),
@@ -107,33 +108,43 @@ def card_line(snap, view, by_type, data) -> list[dict[str, Any]]:
     return out
 
 
-def sheets(snap, seat, view, data, field, offered_spaces, offered_bonds) -> list[dict[str, Any]]:
-    """Every note sheet, the caller's first, with the score so far."""
-    scores = {s.seat: s for s in snap.running_result().scores}
-    tools = {t.id: t for t in data.tools}
+def sheets(snap, seat, view, data, offered_spaces, offered_bonds) -> list[dict[str, Any]]:
+    """Every note sheet, the caller's first, with the score so far.
+
+    Everything on a note sheet is public (the engine's view hides only the
+    deck's order), so another player's sheet is the same for every phone:
+    it is worked out once per version, from the spectator's view, and its
+    drawings are shared across versions too (:mod:`.drawn`)."""
     order = ([seat] if seat is not None else []) + [s for s in range(len(view["seats"])) if s != seat]
-    out = []
-    for s in order:
-        shown, mine, score = view["seats"][s], s == seat, scores[s]
-        out.append({
-            "seat": s, "name": snap.name(s), "mine": mine,
-            "svg": draw_sheet(shown, field, offered_spaces=offered_spaces if mine else set(),
-                              offered_bonds=offered_bonds if mine else set(), mine=mine),
-            "trash": list(shown["trash"]), "trash_cans": data.sheet.trash_cans,
-            "tool_marks": shown["tool_marks"], "tools_open": shown["tools_open"],
-            "track": data.sheet.tools_track.spaces,
-            "claims": [{"name": data.notecard(c["notecard"]).name, "points": c["points"]} for c in shown["claims"]],
-            "boxes": data.sheet.notecard_boxes,
-            "tools": [tools[t].name for t in shown["tools"] if t in tools],
-            "pending": [{"element": e, "source": SOURCE_WORDS.get(src, src)} for e, src in shown["pending"]],
-            "burns": shown["burns"], "fires": shown["fires"], "choosing": shown["choosing"],
-            "done": shown["done"], "empty": shown["empty_spaces"],
-            "score": {"total": score.total, "lines": [{"label": l.label, "points": l.points} for l in score.lines],
-                      "details": dict(score.details)},
-            "panel": draw_panel(shown, data.sheet, score, lambda card: data.notecard(card).name),
-            "breakdown": score_lines(score),
-        })
-    return out
+    return [sheet_entry(snap, s, view["seats"][s], data, offered_spaces, offered_bonds) if s == seat
+            else snap.cached(("labnotes-sheet", s),
+                             lambda s=s: sheet_entry(snap, s, snap.view(None)["seats"][s], data, None, None))
+            for s in order]
+
+
+def sheet_entry(snap, s, shown, data, offered_spaces, offered_bonds) -> dict[str, Any]:
+    """One seat's sheet: its own (with the taps it is offered) or anyone's (``None`` offered)."""
+    mine = offered_spaces is not None
+    score = next(x for x in snap.running_result().scores if x.seat == s)
+    tools = {t.id: t.name for t in data.tools}
+    return {
+        "seat": s, "name": snap.name(s), "mine": mine,
+        "field_html": field_html(snap.game, shown, name=snap.name(s), mine=mine,
+                                 offered_spaces=offered_spaces or set(), offered_bonds=offered_bonds or set()),
+        "trash": list(shown["trash"]), "trash_cans": data.sheet.trash_cans,
+        "tool_marks": shown["tool_marks"], "tools_open": shown["tools_open"],
+        "track": data.sheet.tools_track.spaces,
+        "claims": [{"name": data.notecard(c["notecard"]).name, "points": c["points"]} for c in shown["claims"]],
+        "boxes": data.sheet.notecard_boxes,
+        "tools": [tools[t] for t in shown["tools"] if t in tools],
+        "pending": [{"element": e, "source": SOURCE_WORDS.get(src, src)} for e, src in shown["pending"]],
+        "burns": shown["burns"], "fires": shown["fires"], "choosing": shown["choosing"],
+        "done": shown["done"], "empty": shown["empty_spaces"],
+        "score": {"total": score.total, "lines": [{"label": l.label, "points": l.points} for l in score.lines],
+                  "details": dict(score.details)},
+        "panel_html": panel_html(snap.game, shown, score, name=snap.name(s)),
+        "breakdown": score_lines(score),
+    }
 
 
 def status(snap, view) -> str:
@@ -179,7 +190,8 @@ def tools_in_play(snap, seat, view, data) -> list[dict[str, Any]]:
         tool = tools[t]
         owners = [snap.name(s) for s, sheet in enumerate(view["seats"]) if t in sheet["tools"]]
         out.append({"id": t, "name": tool.name, "state": tool.state, "compound": tool.compound,
-                    "structure": structure(tool.layout), "formula_runs": formula_runs(tool.formula),
+                    "structure_html": structure_html(snap.game, t, tool.layout, tool.compound),
+                    "formula_runs": formula_runs(tool.formula),
                     "formula": tool.formula, "icons": tool.icons, "ability": tool.ability,
                     "owners": owners, "mine": seat is not None and t in view["seats"][seat]["tools"]})
     return out
@@ -187,7 +199,7 @@ def tools_in_play(snap, seat, view, data) -> list[dict[str, Any]]:
 
 def board_context(snap: Any, seat: int | None) -> dict[str, Any]:
     game, view = snap.game, snap.view(seat)
-    data, field = game.data, game.rules.field
+    data = game.data
     by_type = _by_type(snap.actions(seat))
     options = space_options(by_type)
     offered_spaces = {k for o in options for k in o["spaces"]}
@@ -201,7 +213,7 @@ def board_context(snap: Any, seat: int | None) -> dict[str, Any]:
         "dice": dice(snap, view, by_type), "roll": bool(by_type["roll"]),
         "reroll": sorted({i for a in by_type["reroll"] for i in a["dice"]}), "rerolls_used": view["rerolls"],
         "line": card_line(snap, view, by_type, data), "deck": view["deck"], "discard": len(view["discard"]),
-        "sheets": sheets(snap, seat, view, data, field, offered_spaces, offered_bonds),
+        "sheets": sheets(snap, seat, view, data, offered_spaces, offered_bonds),
         "space_options": options,
         "bond_buttons": [{"act": _json(a), "text": "\u2013".join(game.rules.label(k) for k in a["spaces"])}
                          for a in by_type["bond"]],

@@ -23,7 +23,7 @@ the server's CPU per applied action (every process of its group, read from
 reported against, not asserted.
 
 Settings: ``LABKIT_BENCH_SECONDS`` per run (default 10), ``LABKIT_BENCH_TABLES``
-(50), ``LABKIT_BENCH_PHONES`` (4), ``LABKIT_BENCH_GAMES`` (default Lab Notes),
+(50), ``LABKIT_BENCH_PHONES`` (4), ``LABKIT_BENCH_GAMES`` (default: every registered game),
 ``LABKIT_BENCH_WORKERS`` (``1,2,4``), ``LABKIT_BENCH_PACES`` (``human,max``),
 ``LABKIT_BENCH_DATABASES`` (``sqlite,postgres``), ``LABKIT_BENCH_BGIO``
 (``0`` leaves boardgame.io out). Every request goes to 127.0.0.1.
@@ -59,7 +59,6 @@ PACES = [p for p in os.environ.get("LABKIT_BENCH_PACES", "human,max").split(",")
 DATABASES = [d for d in os.environ.get("LABKIT_BENCH_DATABASES", "sqlite,postgres").split(",") if d]
 BGIO = os.environ.get("LABKIT_BENCH_BGIO", "1") != "0"
 PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/test"
-DEFAULT_GAME = "labnotes"     # what the goals were measured on
 CLK = os.sysconf("SC_CLK_TCK")
 
 # Goals from the issue: reported against, never asserted.
@@ -505,7 +504,7 @@ def run(console: Console) -> None:
     from labkit import registry
 
     wanted = [g for g in os.environ.get("LABKIT_BENCH_GAMES", "").split(",") if g]
-    descs = [registry.find(g) for g in wanted] if wanted else [registry.find(DEFAULT_GAME)]
+    descs = [registry.find(g) for g in wanted] if wanted else list(registry.games().values())
     peer: list[Run] | str | None = None
     started = time.monotonic()
     load = os.getloadavg()

@@ -110,7 +110,7 @@ def score(rules: RulesData, points: tuple[int, ...], layout: Layout, columns: li
         if goals.project is not None:
             need_e = goals.project.row.elemental
             checks.append(("project chains", best.project is not None))
-            checks.append((f"{need_e} elemental molecules", elementals >= need_e))
+            checks.append((f"{need_e} elemental molecule{'s' if need_e != 1 else ''}", elementals >= need_e))
             details["project"] = {"card": goals.project.id, "chains": None if best.project is None else
                                   [[cell_name(c) for c in p.cells] for p in best.project]}
         if goals.level is not None:

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from companion.games.synthesis.narrate import narrate
-from tests.companion.synthesis.conftest import drive, key, offered, page, robot, section, table
+from tests.companion.synthesis.conftest import drive, key, offered, page, section, table
 from tests.companion.synthesis.scenes import NAMES, game, render, snapshot
 from tests.engine.synthesis.conftest import builder
 
@@ -191,9 +191,25 @@ def test_a_whole_game_ends_with_every_lines_points(app: Any, api: Any) -> None:
     assert 'id="syn-decision"' not in text                                  # nothing left to decide
 
 
-def test_a_robot_table_moves_on(app: Any, api: Any) -> None:
-    """The robot the browser test uses plays a turn through the API."""
-    t = table(api, players=2, seed=5)
-    code, tokens = t["code"], t["tokens"]
-    now = drive(api, code, tokens, lambda now: now["view"]["turn"] == 2, random.Random(5))
-    assert now["view"]["phase"] == "roll" and robot([{"type": "roll"}], random.Random(0)) == {"type": "roll"}
+def test_a_solo_game_ends_with_its_goals_met_or_not(app: Any) -> None:
+    """Predictable Results: at the end the breakdown lists the Project's goals,
+    each met or missed, and the verdict; a lost solo game has no winner."""
+    g = game()
+    rng = random.Random(4)
+    s = g.setup(1, 4, {"mode": "predictable", "difficulty": "easy"})
+    while not g.is_over(s):
+        seat = rng.choice(g.to_move(s))
+        s = g.apply(s, seat, builder(rng, g, s, seat, g.actions(s, seat)))
+    snap = snapshot(s)
+    result = g.result(s)
+    won = result.scores[0].details["solo"]["won"]
+    breakdown = render(app, snap, 0, "synthesis/_breakdown.html")
+    project = g.cards.projects[s.project].row
+    assert ("Won: every goal met." if won else "Lost: a goal is missed.") in breakdown
+    assert f"{project.name}: its chains" in breakdown
+    need = project.elemental
+    assert f"{need} elemental molecule{'s' if need != 1 else ''}" in breakdown
+    final = render(app, snap, 0, "companion/_score.html")
+    assert ("Ada wins." if won else "Nobody wins this game.") in final
+    turn = render(app, snap, 0, "synthesis/_turn.html")
+    assert ("met every goal" if won else "missed a goal") in turn and "not rolled" not in turn

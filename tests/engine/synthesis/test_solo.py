@@ -56,7 +56,7 @@ def test_predictable_results_reconstitute_the_chains_and_create_the_elementals(g
     assert met.won is True and met.details["project"]["chains"]
     short = table_score(game, columns, {}, project=project, solo=True)
     assert short.won is False  # no elemental molecule
-    assert {"goal": "1 elemental molecules", "met": False} in short.details["solo"]["goals"]
+    assert {"goal": "1 elemental molecule", "met": False} in short.details["solo"]["goals"]
     wrong = table_score(game, ["gggg", "", "", "", "", ""], {"circle": 1}, project=project, solo=True)
     assert wrong.won is False and wrong.details["project"]["chains"] is None
 

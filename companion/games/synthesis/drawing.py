@@ -45,8 +45,15 @@ class Colours:
         dotted, dash-dot), so that a line's colour is never its only mark."""
         if colour is None:
             return None
-        return {"id": colour, "ink": self.ink.get(colour, "#777777"), "pattern": f"p{self.order.get(colour, 0) % 4}",
+        ink = self.ink.get(colour, "#777777")
+        return {"id": colour, "ink": ink, "on": on_ink(ink), "pattern": f"p{self.order.get(colour, 0) % 4}",
                 "letter": colour[:1].upper()}
+
+
+def on_ink(ink: str) -> str:
+    """Black or white, whichever reads better on ``ink`` (yellow takes black)."""
+    r, g, b = (int(ink[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return "#111111" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 else "#ffffff"
 
 
 def hex_points(x: float, y: float, s: float) -> str:

@@ -210,7 +210,8 @@ def _jobs(printable: Printable, rendered: Rendered, options: BuildOptions, code:
                            options.back_offset, [(p.key, p.front.digest, p.back.digest if p.back else None)
                                                  for p in pieces])
                 together = [names[c.id] for c in printable.components() if c.sheet_with == component.id]
-                contents = f"{len(rendered[(component.id, style)])} pieces" + (
+                count = len(rendered[(component.id, style)])
+                contents = f"{count} piece{'s' if count != 1 else ''}" + (
                     f", with the {', '.join(together)}" if together else "")
                 jobs.append(Job(target, f"{manifest.title}: {component.name}", pieces, paper, style,
                                 duplex, f"{manifest.title} · {component.name}", key,

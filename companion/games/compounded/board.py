@@ -5,6 +5,12 @@ are the view (``game.view``) in words, and derived numbers (what a compound
 still needs, who claims it, a track's number) come from the engine's own
 helpers (``game.rules``). The controls are in :mod:`.controls`, built from
 ``actions(state, seat)`` alone.
+
+The view hides only the decks' order, so the board is the same on every
+phone but for each seat's controls, the spaces they light and the
+viewer's own Workbench: :func:`table` is worked out once per version from
+the spectator's view, and its pieces are drawn once per change
+(:mod:`.drawn`); :func:`board_context` adds the seat's own.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from engine.compounded.cards import ELEMENTS, TRACKS
 from engine.compounded.printed import scientist_kits
 from engine.compounded.state import cell_of, tool_of
 from companion.games.compounded.controls import controls, describe_token
+from companion.games.compounded.drawn import drawn
 
 PHASE_WORDS = {"discover": "Discover", "study": "Study", "research": "Research", "lab": "Lab", "over": "Game over"}
 TRACK_WORDS = {"discover": "Discover", "study": "Study", "research": "Research", "lab": "Lab"}
@@ -48,7 +55,7 @@ class Board:
     def who(self, seat: int) -> dict[str, Any]:
         kit = self.kits[seat % len(self.kits)]
         return {"seat": seat, "name": self.snap.name(seat), "colour": kit.colour, "shape": kit.shape,
-                "colour_word": kit.name, "me": seat == self.seat}
+                "colour_word": kit.name}
 
     def cell_name(self, i: int) -> str:
         cell = self.view["grid"][i]
@@ -71,15 +78,16 @@ class Board:
         return row.name if row else reward
 
     # --- the grid -------------------------------------------------------------------------
-    def grid(self, targets: set[int], exploded: set[int]) -> list[dict[str, Any]]:
+    def grid(self, exploded: set[int], burning: int | None = None) -> list[dict[str, Any]]:
+        """Every space, none lit: the lit ones are each seat's (:func:`board_context`)."""
         out = []
         for i, cell in enumerate(self.view["grid"]):
             state_cell = self.state.grid[i]
             card = self.rules.compound(cell["card"])
             base = {"index": i, "label": self.cell_name(i), "row": i // self.view["cols"] + 1,
-                    "col": i % self.view["cols"] + 1, "target": i in targets, "exploded": i in exploded,
+                    "col": i % self.view["cols"] + 1, "target": False, "exploded": i in exploded,
                     "partner_space": i in self.view["lab_partner_cells"], "complete": False,
-                    "lab_partner": False, "flammable": False}
+                    "lab_partner": False, "flammable": False, "burning": i == burning}
             if card is None:
                 out.append({**base, "kind": "fire" if self.rules.is_lab_fire(cell["card"]) else "empty",
                             "since": cell["since"]})
@@ -171,22 +179,44 @@ def status(b: Board) -> str:
     return f"{phase}: {words.get(task.get('do'), names)}"
 
 
-def board_context(snap: Any, seat: int | None) -> dict[str, Any]:
-    b = Board(snap, seat)
-    ctl = controls(b, snap.actions(seat))
+def table(snap: Any) -> dict[str, Any]:
+    """The board as every phone shows it, once per version (no seat's controls)."""
+    b = Board(snap, None)
     v = b.view
     task = v["deciding"] or {}
     exploded = {task["from"]} if task.get("do") == "scatter" else set()
     fire_cell = task.get("cell") if task.get("do") == "extinguish" else None
-    others = [s for s in range(v["players"]) if s != seat]
-    return {"cp": {
+    scientists = [b.scientist(s) for s in range(v["players"])]
+    board = b.scoreboard()
+    return {
         "round": v["round"], "phase": v["phase"], "phase_word": PHASE_WORDS.get(v["phase"], v["phase"]),
         "lead": b.who(v["lead"]), "status": status(b), "over": v["over"],
         "final_round": v["final_round"], "end_at": b.rules.end_at[v["players"]],
         "fire": task.get("do") == "extinguish", "fire_cell": fire_cell,
-        "grid": b.grid(ctl["targets"], exploded), "cols": v["cols"],
-        "me": b.scientist(seat) if seat is not None else None,
-        "others": [b.scientist(s) for s in others],
-        "scientists": [b.scientist(s) for s in range(v["players"])],
-        "board": b.scoreboard(), "ctl": ctl,
-    }}
+        "grid": b.grid(exploded, fire_cell), "cols": v["cols"],
+        "scientists": scientists, "board": board,
+        # only what the scoreboard shows of each scientist: a change on a Workbench does not redraw it
+        "board_html": drawn("scoreboard", board, [{k: s[k] for k in ("name", "colour", "shape", "score", "lines")}
+                                                  for s in scientists]),
+    }
+
+
+def board_context(snap: Any, seat: int | None) -> dict[str, Any]:
+    shared = snap.cached("compounded-table", lambda: table(snap))
+    ctl = controls(Board(snap, seat), snap.actions(seat))
+    targets = frozenset(ctl["targets"])
+
+    def lit(cell: dict[str, Any]) -> dict[str, Any]:
+        cell = {**cell, "target": cell["index"] in targets}
+        return {**cell, "html": drawn("cell", cell)}
+
+    # the phones whose controls light the same spaces (most light none) share one grid
+    grid = snap.cached(("compounded-grid", targets), lambda: [lit(c) for c in shared["grid"]])
+    opened = seat is None   # a spectator has every Workbench open
+    others = [{**s, "html": snap.cached(("compounded-summary", s["seat"], opened),
+                                        lambda s=s: drawn("summary", s, opened))}
+              for s in shared["scientists"] if s["seat"] != seat]
+    me = None
+    if seat is not None:
+        me = {**shared["scientists"][seat], "html": drawn("workbench", shared["scientists"][seat])}
+    return {"cp": {**shared, "grid": grid, "others": others, "me": me, "ctl": ctl}}

@@ -260,7 +260,7 @@ def _extinguish(b: Any, p: Panel, task: dict[str, Any]) -> tuple[str, dict[str, 
         p.button(a, "Use my Fire Extinguisher", "primary")
     for a in p.of("pass"):
         p.button(a, "Let it burn", "danger")
-    burning = [c for c in b.grid(set(), set()) if c["kind"] == "compound" and c["flammable"]]
+    burning = [c for c in b.grid(set()) if c["kind"] == "compound" and c["flammable"]]
     where = b.cell_name(task["cell"]) if task.get("cell") is not None else None
     fire = {"where": where, "burning": [{"label": c["label"], "flames": c["flames"], "slots": c["slots"],
                                          "full": c["full"]} for c in burning]}

@@ -31,10 +31,20 @@ def test_each_phone_offers_exactly_the_engines_actions(app: Any, api: Any) -> No
         kinds[(now["view"]["deciding"] or {}).get("do")] += 1
         for seat, token in enumerate(tokens):
             mine = api.state(code, token)
-            shown = {key(a) for a in offered(page(app, code, token))}
+            text = page(app, code, token)
+            shown = {key(a) for a in offered(text)}
             assert shown == {key(a) for a in mine["actions"]}, (seat, kinds, shown ^ {key(a) for a in mine["actions"]})
+            # the grid is drawn once for the phones it looks the same on: each lights its own targets only
+            assert lit(text) == {str(a["cell"]) for a in mine["actions"] if "cell" in a and a["type"] != "score"}
+        assert not lit(page(app, code, None))
         step(api, code, tokens, rnd)
     assert {"claims", "research_turn", "score_turn", "advance", "trade", "discard", "extinguish", "scatter"} <= set(kinds)
+
+
+def lit(text: str) -> set[str]:
+    """The grid spaces a page lights as targets."""
+    return set(re.findall(r'class="cell [^"]*tappable[^"]*"\s+data-target="cell" data-value="(\d+)"',
+                          section(text, "cp-grid")))
 
 
 @pytest.mark.parametrize("players, seed, options, kinds", [
@@ -75,11 +85,11 @@ def test_lab_partner_cards_have_two_claim_spots_on_the_grid(app: Any) -> None:
     state = game.setup(4, 2, {"lab_partners": True})
     seats = [{"seat": i, "name": n, "token": ""} for i, n in enumerate(["Ada", "Bo", "Cy", "Di"])]
     snap = Snapshot({"code": "LABPT", "version": 1, "moves": 0, "game": "compounded"}, game, seats, state)
-    cp = board_context(snap, 0)["cp"]
+    with app.test_request_context("/"):   # the board draws its pieces with the app's templates
+        cp = board_context(snap, 0)["cp"]
+        grid = render_template("compounded/_grid.html", cp=cp, snap=snap, me=0)
     partners = [c for c in cp["grid"] if c["lab_partner"]]
     assert [c["index"] for c in partners] == [5, 6, 9, 10] and {c["spots"] for c in partners} == {2}
-    with app.test_request_context("/"):
-        grid = render_template("compounded/_grid.html", cp=cp, snap=snap, me=0)
     assert grid.count("2 claim spots") == 4 and grid.count("cell compound") == 16
     assert "Lab Partner deck 16" in grid
 

@@ -23,10 +23,13 @@ import re
 from collections import defaultdict
 from typing import Any
 
+from flask import current_app
+from markupsafe import Markup
+
 from engine.chem import ELEMENT_NAMES
 from engine.organicsoup.atoms import ELEMENTS
 from engine.organicsoup.cards import LEVEL_NAMES
-from companion.games.organicsoup.cards import recipe_card
+from companion.games.organicsoup.cards import face, recipe_card
 
 HAND_ORDER = ("simple", "complex", "amino")
 
@@ -136,25 +139,38 @@ def reaction_form(game: Any, snap: Any, seat: int, view: dict[str, Any]) -> dict
             "key": f"{snap.code}-{snap.moves}", "empty": not own and not any(o["molecules"] for o in opponents)}
 
 
-def players(game: Any, snap: Any, seat: int | None, view: dict[str, Any]) -> list[dict[str, Any]]:
-    """What lies in front of each player, and the backs of his hand; the
-    viewer's own hand is drawn apart (:func:`board_context`)."""
-    out = []
-    for s, shown in enumerate(view["seats"]):
-        by_level = defaultdict(int)
-        for rid in shown["recipes"]:
-            by_level[game.cards.recipe(rid).level] += 1
-        out.append({
-            "seat": s, "name": snap.name(s), "mine": s == seat, "turn": s == view["turn"] and view["phase"] != "over",
-            "molecules": [{"recipe": rid, "name": game.cards.recipe(rid).name, "n": k,
-                           "formula_runs": recipe_card(game, rid)["formula_runs"],
-                           "with_recipe": rid in shown["recipes"]} for rid, k in shown["molecules"].items()],
-            "recipes": [recipe_card(game, rid) for rid in shown["recipes"]],
-            "levels": [{"level": lv, "name": LEVEL_NAMES[lv], "n": by_level[lv]} for lv in ("complex", "simple", "basic")],
-            "backs": [LEVEL_NAMES[lv] for lv in shown["hand_levels"]],
-            "known": recipe_card(game, shown["known"])["name"] if shown["known"] and s != seat else None,
-        })
-    return out
+def players(snap: Any, seat: int | None) -> list[dict[str, Any]]:
+    """What lies in front of each player, in seat order, and the backs of
+    his hand; the viewer's own hand is drawn apart (:func:`board_context`).
+
+    An area is public, so another player's is the same on every phone: it
+    is worked out and drawn once per version, from the spectator's view
+    (which holds no hand). Only the viewer's own (no backs) is his."""
+    def theirs(s: int) -> dict[str, Any]:
+        return snap.cached(("organicsoup-area", s), lambda: area(snap, s, snap.view(None)["seats"][s], mine=False))
+
+    return [area(snap, s, snap.view(seat)["seats"][s], mine=True) if s == seat else theirs(s)
+            for s in range(len(snap.seats))]
+
+
+def area(snap: Any, s: int, shown: dict[str, Any], mine: bool) -> dict[str, Any]:
+    """One player's area as ``shown`` (a seat of a view); its HTML too."""
+    game, view = snap.game, snap.view(None)
+    by_level = defaultdict(int)
+    for rid in shown["recipes"]:
+        by_level[game.cards.recipe(rid).level] += 1
+    out = {
+        "seat": s, "name": snap.name(s), "mine": mine, "turn": s == view["turn"] and view["phase"] != "over",
+        "molecules": [{"recipe": rid, "name": game.cards.recipe(rid).name, "n": k,
+                       "formula_runs": recipe_card(game, rid)["formula_runs"],
+                       "with_recipe": rid in shown["recipes"]} for rid, k in shown["molecules"].items()],
+        "recipes": [recipe_card(game, rid) for rid in shown["recipes"]],
+        "levels": [{"level": lv, "name": LEVEL_NAMES[lv], "n": by_level[lv]} for lv in ("complex", "simple", "basic")],
+        "backs": [LEVEL_NAMES[lv] for lv in shown["hand_levels"]],
+        "known": recipe_card(game, shown["known"])["name"] if shown["known"] and not mine else None,
+    }
+    macro = current_app.jinja_env.get_template("organicsoup/_recipe.html").module.area
+    return {**out, "html": Markup(macro(out, lambda rid: face(game, rid)))}
 
 
 def status(snap: Any, view: dict[str, Any]) -> str:
@@ -207,7 +223,8 @@ def board_context(snap: Any, seat: int | None) -> dict[str, Any]:
         "swaps": [{"act": _json(a), "card": recipe_card(game, a["recipe"])} for a in by_type["swap"]],
         "keep": _json(by_type["keep"][0]) if by_type["keep"] else None,
         "hand": [recipe_card(game, rid) for rid in mine["hand"]] if mine and mine["hand"] is not None else None,
-        "players": players(game, snap, seat, view),
+        "players": players(snap, seat),
         "standings": standings(snap),
         "say": lambda text: in_names(snap, text),
+        "face": lambda recipe_id, big=False: face(game, recipe_id, big),
     }}

@@ -1,12 +1,18 @@
 """Recipe cards as a phone shows them: name, level, formula, the atom cards
 one molecule takes, and the drawing the printed card has (the engine lays
 it out once, :meth:`engine.organicsoup.game.OrganicSoup.drawing`). Each
-card is worked out once per card set and process."""
+card is worked out once per card set and process, and so is its HTML: a
+card face is printed, the same on every phone all game long, and drawing
+the faces (their molecules' SVG) for every phone at every version was most
+of the board's work (profiled: over 40% of a move's CPU)."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
+
+from flask import current_app
+from markupsafe import Markup
 
 from engine.chem import ELEMENT_NAMES, element
 from engine.organicsoup.atoms import ELEMENTS
@@ -18,6 +24,7 @@ R = 0.3
 """An atom's radius, in bond lengths (as on the printed card)."""
 
 _cache: dict[tuple[int, str], dict[str, Any]] = {}
+_faces: dict[tuple[int, str, bool], Markup] = {}
 
 
 def formula_runs(text: str) -> list[tuple[str, bool]]:
@@ -55,3 +62,15 @@ def recipe_card(game: Any, recipe_id: str) -> dict[str, Any]:
             "structure": structure(game.drawing(r)),
         }
     return _cache[key]
+
+
+def face(game: Any, recipe_id: str, big: bool = False) -> Markup:
+    """A recipe card as the ``recipe`` macro draws it (``big``: the hand's
+    larger molecule). Which cards a phone shows is up to its page (a hand
+    is its owner's alone); the face itself is public."""
+    key = (id(game.cards), recipe_id, big)
+    html = _faces.get(key)
+    if html is None:   # two threads may draw the same face at once: both get the same text
+        macro = current_app.jinja_env.get_template("organicsoup/_recipe.html").module.recipe
+        html = _faces[key] = Markup(macro(recipe_card(game, recipe_id), big=big))
+    return html

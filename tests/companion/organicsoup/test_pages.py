@@ -150,6 +150,45 @@ def test_hands_stay_on_their_own_phone(app: Any, api: Any) -> None:
                      r"<span class=\"back\">amino/nucleic</span>", pages[0])
 
 
+def test_no_phone_ever_shows_another_players_hand(app: Any, api: Any) -> None:
+    """Through a stretch of play, at every version every phone shows its
+    own hand and no card of another's (the phones share what is public,
+    worked out once per version, and card faces drawn once per process):
+    not its face, not as a product of the reaction form, not by name
+    (but in the log, which names a swapped recipe)."""
+    t = _table(api, players=4, seed=11)
+    code, tokens = t["code"], t["tokens"]
+    rnd = random.Random(11)
+    kinds = set()
+    for _ in range(40):
+        if api.state(code)["status"] == "over":
+            break
+        snap = _snapshot(app, code)
+        cards = snap.game.cards
+        for viewer, token in [*enumerate(tokens), (None, None)]:
+            page = _page(app, code, token)
+            board = "".join(p for p in re.split(r'(?=<div id="part-)', page) if not p.startswith('<div id="part-log"'))
+            assert 'class="log-lines"' not in board and 'id="part-in-front"' in board
+            for other, s in enumerate(snap.state.seats):
+                if other == viewer:
+                    hand = re.search(r'id="my-hand".*?</section>', page, re.S).group(0)
+                    assert all(f'data-recipe="{rid}"' in hand for rid in s.hand), (viewer, s.hand)
+                    continue
+                public = snap.state.dealt[other] if s.shown else None   # dealt face up: the table saw it
+                for rid in s.hand:
+                    if rid != public:
+                        name = cards.recipe(rid).name
+                        assert f'data-recipe="{rid}"' not in page, (viewer, other, rid)
+                        assert f'id="out-{rid}"' not in page, (viewer, other, rid)
+                        assert not re.search(rf"\b{re.escape(name)}\b", board), (viewer, "sees", other, name)
+        seat = snap.to_move()[0]
+        actions = snap.actions(seat)
+        action = rnd.choice(actions)
+        kinds.add(action["type"])
+        _act(api, code, tokens, seat, action)
+    assert {"build", "swap"} <= kinds, kinds
+
+
 def test_an_illegal_reaction_is_explained_next_to_the_form(app: Any, api: Any, phones: Any) -> None:
     t = _scenario(api)
     bo = phones()

@@ -13,12 +13,13 @@ rendered for that response only, never kept.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app, render_template, url_for
+from flask import current_app, render_template, request, url_for
 from markupsafe import Markup
 
 from companion import plugins
@@ -73,11 +74,22 @@ def context(caller: Caller, said: Response | None = None) -> dict[str, Any]:
         "snap": snap, "game": snap.game, "me": seat, "is_host": caller.host,
         "error": said.error, "notice": said.notice, "join_error": said.join_error,
         "handovers": (lambda: handovers(snap)) if caller.host else (lambda: []),
-        "join_url": f"{public_base_url()}{url_for('pages.table', code=snap.code)}",
+        "join_url": _join_url(snap.code, public_base_url()),
         "plugin": plugin, "label": lambda action: plugins.action_label(game, action),
         "to_json": lambda value: json.dumps(value, sort_keys=True, separators=(",", ":")),
         **extra,
     }
+
+
+@functools.lru_cache(maxsize=4096)
+def _join_url_path(code: str, root: str) -> str:
+    return url_for("pages.table", code=code)
+
+
+def _join_url(code: str, base: str) -> str:
+    """The table's address (worked out once per code: every part of every
+    phone's page carries it in its context)."""
+    return base + _join_url_path(code, request.script_root)
 
 
 def handovers(snap: Snapshot) -> list[dict[str, Any]]:

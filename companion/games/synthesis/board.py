@@ -3,8 +3,9 @@ actions and its result. Nothing here decides a rule: the boards are the
 view drawn (:mod:`.drawing`), the controls the seat's actions
 (:mod:`.controls`), the scores the engine's result in words (:mod:`.words`).
 
-Every board is drawn once per version and shared by every phone
-(``snap.cached``); a phone adds only its own controls.
+Every board is worked out once per version and shared by every phone
+(``snap.cached``), its drawings once per change (:mod:`.drawn`); a phone
+adds only its own controls.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.synthesis.controls import an, controls
-from companion.games.synthesis.drawing import Colours, bond_lines, formula, panel
+from companion.games.synthesis.drawing import Colours, bond_lines
+from companion.games.synthesis.drawn import formula_html, panel_html, placements_html
 from companion.games.synthesis.words import breakdown, solo
 
 LEVEL_WORDS = {"green": "easy (green)", "yellow": "medium (yellow)", "red": "hard (red)"}
@@ -27,6 +29,7 @@ class Table:
         self.colours = Colours(self.cards)
         self.state = snap.state
         self.view = snap.view(None)
+        """The spectator's: everything on the table but the dice's generator, the same for every seat."""
 
     # --- words ------------------------------------------------------------------------------
     def shape_name(self, shape: str) -> str:
@@ -109,17 +112,15 @@ class Table:
         return self.snap.cached(("synthesis-board", seat), lambda: self._board(seat))
 
     def _board(self, seat: int) -> dict[str, Any]:
-        shown = self.view["seats"][seat]
-        geometry = self.game.geometry(shown["board"], self.view["side"])
+        shown, side, name = self.view["seats"][seat], self.view["side"], self.snap.name(seat)
         score = self.snap.running_result().scores[seat]
-        labels = [(b.key, b.label) for b in self.cards.rules.score_boxes]
         pts = self.cards.rules.elemental_points
         return {
-            "seat": seat, "name": self.snap.name(seat), "board": shown["board"], "side": self.view["side"],
+            "seat": seat, "name": name, "board": shown["board"], "side": side,
             "colour": shown["colour"], "ink": self.colours.ink.get(shown["colour"], "#777777"),
             "done": shown["done"], "box": shown["box"] + 1,
-            "formula": formula(self.game, geometry, shown, self.colours),
-            "panel": panel(geometry, shown, self.view["turn"], self.game.rules.turns, score, labels, self.colours),
+            "formula_html": formula_html(self.game, shown, side, name, "other"),
+            "panel_html": panel_html(self.game, shown, side, self.view["turn"], score, name),
             "score": {"total": score.total,
                       "lines": breakdown(score, shown, self.cards.points,
                                          lambda n: pts.pair if n >= 2 else pts.one if n == 1 else 0, self.names()),
@@ -128,6 +129,14 @@ class Table:
                       "elementals": score.details.get("elemental_molecules", 0)},
             "free_left": shown["free_bonds"]["left"],
         }
+
+    def mine(self, seat: int, ctl: dict[str, Any], drawing: bool) -> dict[str, Any]:
+        """My board again, up close while I draw: the loupe's targets are this seat's alone."""
+        shown, side, name = self.view["seats"][seat], self.view["side"], self.snap.name(seat)
+        free = ctl["free"]["lines"] if ctl["free"] else []
+        return {**self.board(seat),
+                "loupe_html": formula_html(self.game, shown, side, name, "loupe", free) if drawing else None,
+                "mine_html": formula_html(self.game, shown, side, name, "mine" if drawing else "other")}
 
     # --- what the table is doing ---------------------------------------------------------------
     def status(self) -> str:
@@ -197,11 +206,16 @@ def board_context(snap: Any, seat: int | None) -> dict[str, Any]:
     v = t.view
     boards = [t.board(i) for i in range(v["players"])]
     ctl = controls(t.game, v, snap.actions(seat)) if seat is not None else None
-    mine = boards[seat] if seat is not None else None
+    if ctl and ctl["placements"]:
+        ctl["placements"]["options_html"] = placements_html(t.game, ctl["placements"]["options"])
     drawing = bool(ctl and (ctl["placements"] or ctl["free"]))
+    mine = t.mine(seat, ctl, drawing) if seat is not None else None
+    # the same for every phone (all from the view every seat sees): worked out once per version
+    table = snap.cached(("synthesis-table",), lambda: {"status": t.status(), "disc": t.disc(), "roll": t.roll(),
+                                                       "goals": t.goals()})
     return {"syn": {
         "phase": v["phase"], "turn": v["turn"], "turns": t.game.rules.turns, "side": v["side"], "mode": v["mode"],
-        "status": t.status(), "disc": t.disc(), "roll": t.roll(), "goals": t.goals(), "boards": boards,
+        **table, "boards": boards,
         "mine": mine, "ctl": ctl, "prompt": t.prompt(seat, ctl) if ctl is not None else "",
         "drawing": drawing, "marker": v["seats"][seat]["colour"] if seat is not None else None,
         "inks": dict(t.colours.ink),

@@ -30,40 +30,40 @@ def an(word: str) -> str:
 def controls(game: Any, view: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
     """What this phone may do now, grouped for the decision panel."""
     cards = game.cards
-    left = {to_json(a): a for a in actions}
+    left = {to_json(a): a for a in actions}   # each action's JSON made once: a bond has a hundred placements
     out: dict[str, Any] = {"buttons": [], "placements": None, "free": None, "goals": [], "kind": None}
 
-    def take(kind: str) -> list[dict[str, Any]]:
-        found = [a for a in left.values() if a["type"] == kind]
-        for a in found:
-            del left[to_json(a)]
+    def take(kind: str) -> list[tuple[str, dict[str, Any]]]:
+        found = [(act, a) for act, a in left.items() if a["type"] == kind]
+        for act, _ in found:
+            del left[act]
         return found
 
-    def button(action: dict[str, Any], text: str, cls: str = "") -> None:
-        out["buttons"].append({"act": to_json(action), "text": text, "cls": cls})
+    def button(act: str, text: str, cls: str = "") -> None:
+        out["buttons"].append({"act": act, "text": text, "cls": cls})
 
-    for a in take("choose_goals"):
+    for act, a in take("choose_goals"):
         chain, pattern = cards.chains[a["chain"]].row, cards.patterns[a["pattern"]].row
-        out["goals"].append({"act": to_json(a), "chain": chain.name, "pattern": pattern.name})
+        out["goals"].append({"act": act, "chain": chain.name, "pattern": pattern.name})
         out["kind"] = "choose"
-    for a in take("roll"):
-        button(a, "Roll the dice", "primary big")
+    for act, _ in take("roll"):
+        button(act, "Roll the dice", "primary big")
         out["kind"] = "roll"
-    for a in take("elemental"):
-        button(a, "Shade it: an elemental molecule" if a["shade"] else "Treat it as a normal molecule",
+    for act, a in take("elemental"):
+        button(act, "Shade it: an elemental molecule" if a["shade"] else "Treat it as a normal molecule",
                "primary" if a["shade"] else "")
         out["kind"] = "elemental"
     for kind in ("bond", "active_bond"):
         found = take(kind)
         if found:
             out["placements"] = {"kind": kind, "options": [
-                {"act": to_json(a), "lines": a["lines"], "text": " \u00b7 ".join(a["lines"])} for a in found]}
+                {"act": act, "lines": a["lines"], "text": " \u00b7 ".join(a["lines"])} for act, a in found]}
             out["kind"] = out["kind"] or kind
-    for a in take("decline"):
-        button(a, "Decline this bond (for good)")
-    for a in take("pass"):
-        button(a, "Pass: the bond fits nowhere")
-    free = take("free_bond")
+    for act, _ in take("decline"):
+        button(act, "Decline this bond (for good)")
+    for act, _ in take("pass"):
+        button(act, "Pass: the bond fits nowhere")
+    free = [a for _, a in take("free_bond")]
     if free:
         by_colour: dict[str, list[str]] = {}
         for a in free:
@@ -72,10 +72,10 @@ def controls(game: Any, view: dict[str, Any], actions: list[dict[str, Any]]) -> 
             {"option": to_json({"type": "free_bond", "colour": c}), "colour": c,
              "text": f"Free bond in {c}", "targets": ",".join(lines)} for c, lines in by_colour.items()]}
         out["kind"] = out["kind"] or "free"
-    for a in take("finish"):
-        button(a, "Done with my free bonds" if view["phase"] == "final" else "Finish my turn", "primary")
+    for act, _ in take("finish"):
+        button(act, "Done with my free bonds" if view["phase"] == "final" else "Finish my turn", "primary")
         out["kind"] = out["kind"] or "finish"
-    for a in left.values():   # never lose an action the engine offers
+    for act, a in left.items():   # never lose an action the engine offers
         rest = ", ".join(f"{k} {v}" for k, v in a.items() if k != "type")
-        button(a, f"{a['type'].replace('_', ' ').capitalize()} ({rest})")
+        button(act, f"{a['type'].replace('_', ' ').capitalize()} ({rest})")
     return out

@@ -8,11 +8,16 @@ Where each hexagon and line is comes from the engine (``game.geometry``,
 the numbers the printer uses); what is drawn on it from the view. Units are
 CSS pixels of a 360 px wide board; the SVG scales to its box. Nothing here
 decides a rule.
+
+The macros draw from ``Item`` objects, not dicts: Jinja reads ``line.x1``
+as an attribute first, and a dict answers that with an exception before the
+key is read (profiled: half of a formula's drawing time).
 """
 
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace as Item
 from typing import Any
 
 WIDTH = 360
@@ -36,18 +41,21 @@ class Colours:
         self.by_letter = {c.letter: c.id for c in cards.rules.colours}
         self.ink = {c.id: c.ink for c in cards.rules.colours}
         self.order = {c.id: i for i, c in enumerate(cards.rules.colours)}
+        self._looks: dict[str, Item] = {}
 
     def name(self, letter: str) -> str:
         return self.by_letter.get(letter, letter)
 
-    def look(self, colour: str | None) -> dict[str, Any] | None:
+    def look(self, colour: str | None) -> Item | None:
         """A colour's ink and its stroke pattern (``p0``...: solid, dashed,
         dotted, dash-dot), so that a line's colour is never its only mark."""
         if colour is None:
             return None
-        ink = self.ink.get(colour, "#777777")
-        return {"id": colour, "ink": ink, "on": on_ink(ink), "pattern": f"p{self.order.get(colour, 0) % 4}",
-                "letter": colour[:1].upper()}
+        if colour not in self._looks:   # one per colour: a board has a hundred lines
+            ink = self.ink.get(colour, "#777777")
+            self._looks[colour] = Item(id=colour, ink=ink, on=on_ink(ink),
+                                       pattern=f"p{self.order.get(colour, 0) % 4}", letter=colour[:1].upper())
+        return self._looks[colour]
 
 
 def on_ink(ink: str) -> str:
@@ -61,16 +69,18 @@ def hex_points(x: float, y: float, s: float) -> str:
     return " ".join(f"{_r(x + s * math.cos(a))},{_r(y + s * math.sin(a))}" for a in corners)
 
 
-def bond_lines(fig: dict[str, Any], cx: float, cy: float, size: float) -> dict[str, Any]:
+def bond_lines(fig: dict[str, Any], cx: float, cy: float, size: float) -> Item:
     """A bond figure (engine ``bond_figure``) scaled to ``size`` px at ``(cx, cy)``."""
     k = size / max(fig["width"], fig["height"], 1.0)
-    return {"segments": [[_r(cx + x1 * k), _r(cy + y1 * k), _r(cx + x2 * k), _r(cy + y2 * k)]
-                         for x1, y1, x2, y2 in fig["segments"]],
-            "dots": [[_r(cx + x * k), _r(cy + y * k)] for x, y in fig["dots"]], "r": _r(max(1.2, size * 0.06))}
+    return Item(segments=[[_r(cx + x1 * k), _r(cy + y1 * k), _r(cx + x2 * k), _r(cy + y2 * k)]
+                          for x1, y1, x2, y2 in fig["segments"]],
+                dots=[[_r(cx + x * k), _r(cy + y * k)] for x, y in fig["dots"]], r=_r(max(1.2, size * 0.06)))
 
 
-def formula(game: Any, geometry: dict[str, Any], shown: dict[str, Any], colours: Colours) -> dict[str, Any]:
-    """The formula of one seat's board (``shown``: its entry in the view)."""
+def placed(game: Any, geometry: dict[str, Any]) -> dict[str, Any]:
+    """Where a board side's hexagons and lines are on the phone, and their
+    tap targets: the same all game long, so made once per side (the marks
+    on it are :func:`formula`'s)."""
     left, top, right, bottom = geometry["bounds"]
     u = min(MAX_UNIT, (WIDTH - 2 * PAD) / (right - left))
     height = _r((bottom - top) * u + 2 * PAD)
@@ -82,63 +92,76 @@ def formula(game: Any, geometry: dict[str, Any], shown: dict[str, Any], colours:
     def Y(y: float) -> float:
         return _r(PAD + (y - top) * u)
 
-    molecules = {m[0]: {"colour": colours.name(m[1]), "look": colours.look(colours.name(m[1])), "volume": m[2],
-                        "elemental": m[3], "row": m[4], "turn": m[5]} for m in shown["molecules"]}
-    pending = {p["hexagon"]: p for p in shown["pending"]}
     hexagons = []
     start = None
     for hx in geometry["hexagons"]:
         x, y = X(hx["x"]), Y(hx["y"])
-        mol = molecules.get(hx["hexagon"])
         item = {"label": hx["hexagon"], "x": x, "y": y, "points": hex_points(x, y, u), "kind": hx["kind"],
-                "icon": hx["icon"], "molecule": mol, "pending": hx["hexagon"] in pending,
-                "label_y": _r(y + u * 0.72), "text_y": _r(y + u * 0.32), "size": _r(u * 0.78)}
+                "icon": hx["icon"], "label_y": _r(y + u * 0.72), "text_y": _r(y + u * 0.32), "size": _r(u * 0.78)}
         if hx["kind"] == "active" and hx["icon"] != "x2":
             item["bond"] = bond_lines(game.bond_figure(hx["icon"]), x, y, u * 0.62)
-        item["title"] = _hex_title(hx, mol, pending.get(hx["hexagon"]))
         if hx["kind"] == "start":
             start = (x, y)
-        hexagons.append(item)
+        hexagons.append((hx, item))
     lines = []
-    for e, ch in zip(geometry["lines"], shown["lines"]):
-        state = ("start" if e["start"] else "printed" if e["printed"] else colours.name(ch) if ch != "." else "open")
+    for e in geometry["lines"]:
         x1, y1, x2, y2 = X(e["x1"]), Y(e["y1"]), X(e["x2"]), Y(e["y2"])
         mx, my = (x1 + x2) / 2, (y1 + y2) / 2
         nx, ny = (y1 - y2) / u, (x2 - x1) / u      # the unit normal
         h = SQRT3 / 2 * u
         hit = f"{x1},{y1} {_r(mx + nx * h)},{_r(my + ny * h)} {x2},{y2} {_r(mx - nx * h)},{_r(my - ny * h)}"
-        lines.append({"line": e["line"], "x1": x1, "y1": y1, "x2": x2, "y2": y2, "state": state,
-                      "open": state == "open", "hit": hit,
-                      "look": colours.look(state) if state not in ("start", "printed", "open") else None})
+        lines.append((e, {"line": e["line"], "x1": x1, "y1": y1, "x2": x2, "y2": y2, "hit": hit}))
     sx, sy = start if start else (WIDTH / 2, height / 2)
-    return {"width": WIDTH, "height": height, "unit": _r(u), "hexagons": hexagons, "lines": lines,
-            "paths": _paths(lines),
-            "loupe": {"cx": _r(sx), "cy": _r(sy), "w": _r(u * LOUPE_UNITS), "h": _r(u * LOUPE_UNITS * 0.72)}}
+    return {"height": height, "unit": _r(u), "hexagons": hexagons, "lines": lines,
+            "loupe": Item(cx=_r(sx), cy=_r(sy), w=_r(u * LOUPE_UNITS), h=_r(u * LOUPE_UNITS * 0.72))}
 
 
-def _paths(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def formula(game: Any, geometry: dict[str, Any], shown: dict[str, Any], colours: Colours,
+            where: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The formula of one seat's board (``shown``: its entry in the view),
+    on the side's placement (``where``: :func:`placed`, made here if not given)."""
+    where = where or placed(game, geometry)
+    molecules = {m[0]: Item(colour=colours.name(m[1]), look=colours.look(colours.name(m[1])), volume=m[2],
+                            elemental=m[3], row=m[4], turn=m[5]) for m in shown["molecules"]}
+    pending = {p["hexagon"]: p for p in shown["pending"]}
+    hexagons = []
+    for hx, fixed in where["hexagons"]:
+        mol = molecules.get(hx["hexagon"])
+        hexagons.append(Item(**fixed, molecule=mol, pending=hx["hexagon"] in pending,
+                             title=_hex_title(hx, mol, pending.get(hx["hexagon"]))))
+    lines = []
+    for (e, fixed), ch in zip(where["lines"], shown["lines"]):
+        state = ("start" if e["start"] else "printed" if e["printed"] else colours.name(ch) if ch != "." else "open")
+        lines.append(Item(**fixed, state=state, open=state == "open",
+                          look=colours.look(state) if state not in ("start", "printed", "open") else None))
+    return Item(width=WIDTH, height=where["height"], unit=where["unit"], hexagons=hexagons, lines=lines,
+                paths=_paths(lines), loupe=where["loupe"])
+
+
+def _paths(lines: list[Item]) -> list[Item]:
     """The lines as one path per kind and colour: a board seen, not tapped,
     needs no element per line (everyone's boards go to every phone)."""
-    groups: dict[str, dict[str, Any]] = {}
+    groups: dict[str, Item] = {}
     for ln in lines:
-        key = ln["look"]["id"] if ln["look"] else ln["state"]
-        g = groups.setdefault(key, {"state": ln["state"], "look": ln["look"], "d": []})
-        g["d"].append(f"M{ln['x1']} {ln['y1']}L{ln['x2']} {ln['y2']}")
+        key = ln.look.id if ln.look else ln.state
+        g = groups.setdefault(key, Item(state=ln.state, look=ln.look, d=[]))
+        g.d.append(f"M{ln.x1} {ln.y1}L{ln.x2} {ln.y2}")
     order = {"open": 0, "printed": 2, "start": 3}
-    return [{**g, "d": "".join(g["d"])} for _, g in sorted(groups.items(), key=lambda kv: order.get(kv[0], 1))]
+    return [Item(state=g.state, look=g.look, d="".join(g.d))
+            for _, g in sorted(groups.items(), key=lambda kv: order.get(kv[0], 1))]
 
 
-def _hex_title(hx: dict[str, Any], mol: dict[str, Any] | None, pending: dict[str, Any] | None) -> str:
+def _hex_title(hx: dict[str, Any], mol: Item | None, pending: dict[str, Any] | None) -> str:
     what = {"start": "the starting molecule S", "active": f"active molecule ({hx['icon']})",
             "elemental": f"{hx['icon']} hexagon", "plain": "hexagon"}[hx["kind"]]
     label = f"{hx['hexagon']}: {what}"
     if mol is None:
         return label
-    if mol["elemental"] is None:
-        return f"{label}, closed in {mol['colour']}: shade it or not?"
-    if mol["elemental"]:
-        return f"{label}, a {mol['colour']} elemental molecule"
-    return f"{label}, a {mol['colour']} molecule of volume {mol['volume']}"
+    if mol.elemental is None:
+        return f"{label}, closed in {mol.colour}: shade it or not?"
+    if mol.elemental:
+        return f"{label}, a {mol.colour} elemental molecule"
+    return f"{label}, a {mol.colour} molecule of volume {mol.volume}"
 
 
 # --- the rest of the board: turn track, volume table, elemental boxes, score ----------------
@@ -150,7 +173,7 @@ PAIRS_X = 214
 
 
 def panel(geometry: dict[str, Any], shown: dict[str, Any], turn: int, turns: int, score: Any,
-          labels: list[tuple[str, str]], colours: Colours) -> dict[str, Any]:
+          labels: list[tuple[str, str]], colours: Colours) -> Item:
     """Turn track, volume table, elemental boxes and score boxes of one board."""
     per_row = (turns + 1) // 2
     bw = (WIDTH - 8) / per_row
@@ -158,8 +181,8 @@ def panel(geometry: dict[str, Any], shown: dict[str, Any], turn: int, turns: int
     for i, colour in enumerate(shown["turn_track"] + [None] * (turns - len(shown["turn_track"]))):
         t = i + 1
         x = 4 + (i % per_row) * bw
-        track.append({"turn": t, "x": _r(x), "cx": _r(x + bw / 2), "y": 4 + (i // per_row) * (TRACK_H + 3),
-                      "w": _r(bw), "look": colours.look(colour), "now": t == turn})
+        track.append(Item(turn=t, x=_r(x), cx=_r(x + bw / 2), y=4 + (i // per_row) * (TRACK_H + 3),
+                          w=_r(bw), look=colours.look(colour), now=t == turn))
     heights = geometry["table"]
     tallest = max(heights)
     top = 4 + 2 * (TRACK_H + 3) + 36
@@ -176,27 +199,26 @@ def panel(geometry: dict[str, Any], shown: dict[str, Any], turn: int, turns: int
         column = shown["table"][c]
         for r in range(height):
             colour = column[r] if r < len(column) else None
-            cells.append({"x": TABLE_X + c * CELL, "y": bottom - (r + 1) * CELL, "look": colours.look(colour),
-                          "title": f"Volume {c + 1}, row {r + 1}: {colour or 'empty'}"})
-    columns = [{"x": TABLE_X + c * CELL + CELL / 2, "top": bottom - h * CELL - 9, "volume": c + 1,
-                **symbol(f"column {c + 1}")} for c, h in enumerate(heights)]
-    rows = [{"y": bottom - (r + 0.5) * CELL, **symbol(f"row {r + 1}")} for r in range(tallest)]
+            cells.append(Item(x=TABLE_X + c * CELL, y=bottom - (r + 1) * CELL, look=colours.look(colour),
+                              title=f"Volume {c + 1}, row {r + 1}: {colour or 'empty'}"))
+    columns = [Item(x=TABLE_X + c * CELL + CELL / 2, top=bottom - h * CELL - 9, volume=c + 1,
+                    **symbol(f"column {c + 1}")) for c, h in enumerate(heights)]
+    rows = [Item(y=bottom - (r + 0.5) * CELL, **symbol(f"row {r + 1}")) for r in range(tallest)]
     pairs = []
     for i, shape in enumerate(geometry["pairs"]):
         filled = shown["elemental_boxes"].get(shape, [])
-        pairs.append({"shape": shape, "y": top + i * 34,
-                      "boxes": [colours.look(filled[k]) if k < len(filled) else None for k in (0, 1)],
-                      **symbol(f"pair {shape}")})
+        pairs.append(Item(shape=shape, y=top + i * 34,
+                          boxes=[colours.look(filled[k]) if k < len(filled) else None for k in (0, 1)],
+                          **symbol(f"pair {shape}")))
     values = {line.key: line.points for line in score.lines} if score is not None else {}
-    boxes = [{"key": k, "label": label, "short": SHORT.get(k, label), "value": values.get(k)} for k, label in labels]
-    boxes.append({"key": "total", "label": "Total", "short": "TOTAL",
-                  "value": score.total if score is not None else None})
+    boxes = [(k, label, SHORT.get(k, label), values.get(k)) for k, label in labels]
+    boxes.append(("total", "Total", "TOTAL", score.total if score is not None else None))
     score_y = bottom + 34
     sw = (WIDTH - 8 - 5 * 6) / 6
-    for i, b in enumerate(boxes):
-        op = "=" if i == len(boxes) - 2 else "+" if i < len(boxes) - 1 else ""
-        b.update({"x": _r(4 + i * (sw + 6)), "w": _r(sw), "op": op})
-    return {"width": WIDTH, "height": score_y + 52, "track": track, "track_h": TRACK_H, "cells": cells, "cell": CELL,
-            "columns": columns, "rows": rows, "row_x": TABLE_X + len(heights) * CELL + 14, "table_top": top,
-            "table_x": TABLE_X, "bottom": bottom, "pairs": pairs, "pairs_x": PAIRS_X, "boxes": boxes,
-            "score_y": score_y, "free_left": shown["free_bonds"]["left"], "free_used": used}
+    boxes = [Item(key=k, label=label, short=short, value=value, x=_r(4 + i * (sw + 6)), w=_r(sw),
+                  op="=" if i == len(boxes) - 2 else "+" if i < len(boxes) - 1 else "")
+             for i, (k, label, short, value) in enumerate(boxes)]
+    return Item(width=WIDTH, height=score_y + 52, track=track, track_h=TRACK_H, cells=cells, cell=CELL,
+                columns=columns, rows=rows, row_x=TABLE_X + len(heights) * CELL + 14, table_top=top,
+                table_x=TABLE_X, bottom=bottom, pairs=pairs, pairs_x=PAIRS_X, boxes=boxes,
+                score_y=score_y, free_left=shown["free_bonds"]["left"], free_used=used)

@@ -10,9 +10,10 @@ import random
 import re
 from typing import Any
 
+from companion.games.synthesis.drawn import formula_html, panel_html
 from companion.games.synthesis.narrate import narrate
 from tests.companion.synthesis.conftest import drive, key, offered, page, section, table
-from tests.companion.synthesis.scenes import NAMES, game, render, snapshot
+from tests.companion.synthesis.scenes import NAMES, afresh, game, render, render_parts, snapshot
 from tests.engine.synthesis.conftest import builder
 
 
@@ -213,3 +214,91 @@ def test_a_solo_game_ends_with_its_goals_met_or_not(app: Any) -> None:
     assert ("Ada wins." if won else "Nobody wins this game.") in final
     turn = render(app, snap, 0, "synthesis/_turn.html")
     assert ("met every goal" if won else "missed a goal") in turn and "not rolled" not in turn
+
+
+PARTS = ["synthesis/_turn.html", "synthesis/_decision.html", "synthesis/_mine.html",
+         *(f"synthesis/_board_{k}.html" for k in range(1, 9)), "synthesis/_breakdown.html"]
+
+
+def test_drawings_kept_and_shared_show_each_phone_what_it_would_see_afresh(app: Any) -> None:
+    """Boards, loupes, panels and menus are drawn once and shared by every
+    phone and later version (drawn.py). Through a game of three (its
+    drawings kept all along, a seat sometimes declining an active bond),
+    every phone's parts at every step are exactly those drawn afresh, and
+    each seat's page offers its own actions and nobody else's."""
+    g = game()
+    rng = random.Random(8)
+    s = g.setup(3, 8, {"side": "B"})
+    for moves in range(90):
+        if g.is_over(s):
+            break
+        snap = snapshot(s, moves=moves)
+        shown = {seat: render_parts(app, snap, seat, PARTS) for seat in (0, 1, 2, None)}
+        with afresh():
+            fresh = snapshot(s, moves=moves)
+            assert shown == {seat: render_parts(app, fresh, seat, PARTS) for seat in shown}, moves
+        for seat, parts in shown.items():
+            mine = g.actions(s, seat) if seat is not None else []
+            assert sorted(key(a) for a in offered("".join(parts))) == sorted(key(a) for a in mine), (moves, seat)
+        seat = rng.choice(g.to_move(s))
+        actions = g.actions(s, seat)
+        declines = [a for a in actions if a["type"] == "decline"]
+        s = g.apply(s, seat, declines[0] if declines and rng.random() < .5 else builder(rng, g, s, seat, actions))
+    assert moves == 89
+
+
+def test_a_kept_drawing_is_drawn_from_exactly_its_key(app: Any) -> None:
+    """A board drawn again with any one of its inputs changed (a line, a
+    molecule, a pending choice, the name, the mode, the loupe's targets,
+    the turn, the score) is what it is drawn afresh, never a drawing kept
+    for another board or moment."""
+    g = game()
+    rng = random.Random(8)
+    s = g.setup(3, 8, {"side": "B"})
+    while not any(seat.pending for seat in s.seats):
+        seat = rng.choice(g.to_move(s))
+        s = g.apply(s, seat, builder(rng, g, s, seat, g.actions(s, seat)))
+    view = g.view(s, None)
+    shown = next(seat for seat in view["seats"] if seat["pending"])
+    first_open = shown["lines"].index(".")
+    molecule = shown["molecules"][0]
+    variants = [shown, {**shown, "pending": []},
+                {**shown, "lines": shown["lines"][:first_open] + "r" + shown["lines"][first_open + 1:]},
+                {**shown, "molecules": [[*molecule[:3], None, *molecule[4:]]] + shown["molecules"][1:]},
+                {**shown, "turn_track": shown["turn_track"][:-1]},
+                {**shown, "free_bonds": {"earned": ["row 1"], "used": 0, "left": 1}}]
+    scores = g.result(s).scores
+    open_lines = [e["line"] for e, ch in zip(g.geometry(shown["board"], "B")["lines"], shown["lines"])
+                  if ch == "." and not e["printed"] and not e["start"]]
+    with app.test_request_context("/"):
+        for variant in variants:
+            for name in ("Ada", "Bo"):
+                for mode, free in (("other", None), ("mine", None), ("loupe", []), ("loupe", open_lines[:2])):
+                    kept = formula_html(g, variant, "B", name, mode, free)
+                    with afresh():
+                        assert kept == formula_html(g, variant, "B", name, mode, free), (variant, name, mode, free)
+                for turn, score in ((view["turn"], scores[0]), (view["turn"] + 1, scores[0]), (view["turn"], None)):
+                    kept = panel_html(g, variant, "B", turn, score, name)
+                    with afresh():
+                        assert kept == panel_html(g, variant, "B", turn, score, name), (variant, name, turn, score)
+
+
+def test_every_seat_sees_the_spectators_table() -> None:
+    """The boards, the turn and the scores are drawn once from the
+    spectator's view and sent to every phone: that is safe only while a
+    seat's view shows nothing more (the engine hides the dice's generator
+    alone, from everyone; the goal cards offered in a solo game are the one
+    player's). Should the engine ever hide something from some seats, this
+    fails first."""
+    g = game()
+    for players, options in ((4, {}), (1, {"mode": "unpredictable"}), (2, {"side": "B"})):
+        rng = random.Random(players)
+        s = g.setup(players, 3, options)
+        for _ in range(60):
+            spectator = {k: v for k, v in g.view(s, None).items() if k != "viewer"}
+            for seat in range(players):
+                assert {k: v for k, v in g.view(s, seat).items() if k != "viewer"} == spectator
+            if g.is_over(s):
+                break
+            seat = rng.choice(g.to_move(s))
+            s = g.apply(s, seat, builder(rng, g, s, seat, g.actions(s, seat)))

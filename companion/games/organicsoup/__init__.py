@@ -11,6 +11,7 @@ from typing import Any
 from flask import Blueprint, jsonify, request
 
 from companion.games.organicsoup.board import action_label, board_context
+from companion.games.organicsoup.narrate import narrate
 from companion.games.organicsoup.paper import paper_page, paper_submit
 from companion.plugins import Part, Plugin
 
@@ -70,6 +71,7 @@ PLUGIN = Plugin(
            Part("in-front", "organicsoup/_in_front.html")),
     board_context=board_context,
     action_label=action_label,
+    narrate=narrate,
     blueprint=blueprint,
     styles=("organicsoup.css",),
     scripts=("organicsoup.js",),

@@ -11,6 +11,7 @@ from flask import Blueprint
 
 from companion.games.compounded.board import board_context
 from companion.games.compounded.controls import label
+from companion.games.compounded.narrate import narrate
 from companion.plugins import Part, Plugin
 
 blueprint = Blueprint("compounded", __name__, template_folder="templates", static_folder="static",
@@ -28,6 +29,7 @@ PLUGIN = Plugin(
            Part("others", "compounded/_others.html"), Part("final", "compounded/_final.html", shared=True)),
     board_context=board_context,
     action_label=action_label,
+    narrate=narrate,
     blueprint=blueprint,
     styles=("compounded.css",),
 )

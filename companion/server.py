@@ -132,11 +132,15 @@ def run_gunicorn(make_app: Any, host: str, port: int, *, workers: int, threads: 
 
 
 def _end_streams_on_stop(worker: Any) -> None:
-    """A worker told to stop (SIGTERM) ends its phones' streams at once,
+    """Once a worker has loaded the app. A worker told to stop (SIGTERM) ends its phones' streams at once,
     rather than wait out the graceful timeout on them: the phones reconnect,
     to another worker behind a proxy, and catch up from their last version."""
+    import gc
     import signal
 
+    # What the worker loaded (the app, the games, their card sets) lives as
+    # long as it does: out of the collector's way, full collections are short.
+    gc.freeze()
     previous = signal.getsignal(signal.SIGTERM)
 
     def on_term(signum: int, frame: Any) -> None:

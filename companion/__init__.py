@@ -41,6 +41,7 @@ DEFAULTS: dict[str, Any] = {
     "STRICT_VERSIONS": False,           # True: a stale version always conflicts (see companion.referee)
     "FANOUT": "auto",                   # how workers tell each other of changes (companion.hub)
     "REDIS_URL": None,                  # redis://... : fan out through Redis pub/sub
+    "DATABASE_CONNECTIONS": 16,         # most connections one worker holds at once (companion.db)
     "WORKERS": 1,                       # worker processes serving these tables (serve() sets it)
     "TRUSTED_PROXIES": "",              # addresses or networks of proxies whose X-Forwarded-For is believed
     "HANDOVER_MINUTES": 10,             # a "change phone" link works once, within this time
@@ -158,6 +159,7 @@ def _instance_secret(instance: Path) -> str:
 def _errors(app: Flask) -> None:
     """Every error answered in one place: JSON for the API, a sentence in a
     banner for htmx, an error page otherwise; refusals keep their status."""
+    from companion.db import DatabaseBusy
     from companion.errors import REFUSALS, TooMany, status_of
 
     def answer(code: int, title: str, message: str, headers: Any = ()) -> Any:
@@ -187,6 +189,12 @@ def _errors(app: Flask) -> None:
 
     for kind in REFUSALS:
         app.register_error_handler(kind, refusal)
+
+    @app.errorhandler(DatabaseBusy)
+    def busy(exc: DatabaseBusy) -> Any:
+        log.warning("%s on %s %s", exc, request.method, request.path)
+        return answer(503, "Busy", "The server is busy; try again in a moment. The table is unchanged.",
+                      [("Retry-After", "1")])
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> Any:

@@ -100,6 +100,10 @@ class StorageError(Exception):
     """The database is not usable (a newer schema, a broken connection)."""
 
 
+class DatabaseBusy(StorageError):
+    """Every connection this process may hold stayed in use for the whole wait."""
+
+
 # --- connections -------------------------------------------------------
 
 class _Connection:
@@ -177,6 +181,13 @@ class Database:
                 raise ValueError(f"cannot read database URL {url!r}: use sqlite:///path")
             self.path = Path(path)
         self._pool: queue.LifoQueue[_Connection] = queue.LifoQueue(maxsize=pool_size)
+        # At most pool_size connections open at once in this process: a server
+        # has a fixed number of clients (PostgreSQL: max_connections, 100 by
+        # default), and 4 workers x 256 threads opening one each under load
+        # ran it out ("too many clients"). A request waits for a free one.
+        self.pool_size = pool_size
+        self._slots = threading.BoundedSemaphore(pool_size)
+        self._held = threading.local()   # a thread already holding one never waits for a second
         self._schema_ready = False
         self._schema_lock = threading.Lock()
         self._writer = threading.Lock()   # SQLite: this process's writers, one at a time
@@ -203,20 +214,30 @@ class Database:
 
     @contextmanager
     def connect(self) -> Iterator[_Connection]:
+        depth = getattr(self._held, "depth", 0)
+        if depth == 0 and not self._slots.acquire(timeout=self.busy_timeout):
+            raise DatabaseBusy(f"all {self.pool_size} database connections stayed busy for "
+                               f"{self.busy_timeout:g} s")
+        self._held.depth = depth + 1
         try:
-            conn = self._pool.get_nowait()
-        except queue.Empty:
-            conn = self._open()
-        try:
-            yield conn
-        finally:
-            if conn.broken():
-                conn.close()
-            else:
-                try:
-                    self._pool.put_nowait(conn)
-                except queue.Full:
+            try:
+                conn = self._pool.get_nowait()
+            except queue.Empty:
+                conn = self._open()
+            try:
+                yield conn
+            finally:
+                if conn.broken():
                     conn.close()
+                else:
+                    try:
+                        self._pool.put_nowait(conn)
+                    except queue.Full:
+                        conn.close()
+        finally:
+            self._held.depth = depth
+            if depth == 0:
+                self._slots.release()
 
     def close(self) -> None:
         while True:
@@ -291,7 +312,7 @@ def database_url(app: Any) -> str:
 def open_database(app: Any) -> Database:
     """The app's database, its schema ready (a PostgreSQL that is still
     starting up gets a few seconds)."""
-    database = Database(database_url(app))
+    database = Database(database_url(app), pool_size=int(app.config.get("DATABASE_CONNECTIONS", 16)))
     deadline = time.monotonic() + 30
     while True:
         try:

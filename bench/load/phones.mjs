@@ -11,8 +11,10 @@
 // the controls the page shows: a button with `data-act` (the action as it is)
 // or `data-option` + `data-fill` + `data-values` (the action completed with
 // one of the values), or, on the generic board of a game without a plugin,
-// a form's submit button `name="action" value="{json}"`. `data-act-collect`
-// and `data-act-from` are left out, and so are the tappable gaps of an SVG
+// a form's submit button `name="action" value="{json}"`, or `data-act-from`
+// (one of the actions of the `<select>` it names, taken at random, as a
+// player picks one placement from the list). `data-act-collect` is left out,
+// and so are the tappable gaps of an SVG
 // sheet (their offered bonds are buttons too): a phone acts only when a button
 // offers it something, which is when it is its move or it has something to
 // do. At a human pace it waits 0.5 to 2.5 s first and then taps what its page
@@ -126,12 +128,18 @@ function gestures(html) {
   let m;
   while ((m = BUTTON.exec(html)) !== null) {
     const raw = m[1];
-    if (raw.indexOf("data-act=") < 0 && raw.indexOf("data-option=") < 0 && raw.indexOf('name="action"') < 0) continue;
+    if (raw.indexOf("data-act=") < 0 && raw.indexOf("data-act-from=") < 0 && raw.indexOf("data-option=") < 0 && raw.indexOf('name="action"') < 0) continue;
     const a = attributes(raw);
     if ("disabled" in a) continue;
     try {
       if (a["data-act"] !== undefined) {
         out.push({ action: JSON.parse(a["data-act"]), origin: a["data-origin"] || "actions" });
+      } else if (a["data-act-from"] !== undefined) {
+        const options = selectOptions(html, a["data-act-from"]);
+        if (options.length) {
+          out.push({ action: JSON.parse(options[Math.floor(Math.random() * options.length)]),
+                     origin: a["data-origin"] || "actions" });
+        }
       } else if (a.name === "action" && a.value !== undefined) {   // the generic board: a form's submit button
         out.push({ action: JSON.parse(a.value), origin: "actions" });
       } else if (a["data-option"] !== undefined && a["data-fill"]) {
@@ -144,6 +152,24 @@ function gestures(html) {
     } catch (err) {
       // an unreadable attribute is not a control
     }
+  }
+  return out;
+}
+
+// The non-empty option values of the <select id="..."> a "#id" selector names.
+const OPTION = /<option\b([^>]*)>/g;
+function selectOptions(html, selector) {
+  if (!selector.startsWith("#")) return [];
+  const at = html.indexOf(`id="${selector.slice(1)}"`);
+  if (at < 0) return [];
+  const end = html.indexOf("</select>", at);
+  const body = html.slice(at, end < 0 ? undefined : end);
+  const out = [];
+  OPTION.lastIndex = 0;
+  let m;
+  while ((m = OPTION.exec(body)) !== null) {
+    const value = attributes(m[1]).value;
+    if (value) out.push(value);
   }
   return out;
 }

@@ -79,3 +79,15 @@ def test_boardgame_io_driver_plays_its_dice_game(tmp_path: Path) -> None:
     assert result["applied"] > 50, result
     assert result["seen_ms"]["n"] >= 2 * result["applied"] - 2 * result["unseen"], result
     assert result["unanswered"] == 0 and result["server_errors"] == 0 and result["failed"] == 0, result
+
+
+@pytest.mark.slow
+def test_phones_draw_synthesis_bonds_chosen_from_the_placement_list(server_factory) -> None:
+    """Synthesis offers a bond's placements in a <select> read by a
+    `data-act-from` button: the phones pick one, so its tables play on (before,
+    they stalled at the first bond and the benchmark measured 5 moves a second)."""
+    server = server_factory().start()
+    _, result = generate("phones.mjs", server.url, "--game", "synthesis", "--tables", "2", "--phones", "2",
+                         "--pace", "max", "--seconds", "4")
+    assert result["applied"] > 40, result
+    assert result["server_errors"] == 0 and result["other_4xx"] == 0 and result["failed"] == 0, result

@@ -64,3 +64,37 @@ def test_pages_carry_no_inline_script(app: Any, table: dict, phones: Any) -> Non
             assert "src=" in tag, (url, tag)
         assert not re.search(r"\son[a-z]+=", page), url            # no onclick= handlers
         assert "hx-on" not in page and "javascript:" not in page, url
+
+
+def test_a_server_out_of_connections_says_busy_and_changes_nothing(tmp_path: Any, toy: Any) -> None:
+    import threading
+
+    from tests.companion.conftest import Api, make_app
+
+    app = make_app(tmp_path, DATABASE_CONNECTIONS=1)
+    db = app.extensions["companion_store"].db
+    db.busy_timeout = 0.2
+    api = Api(app.test_client())
+    table = api.table(players=["Ada", "Bo"])
+    before = api.state(table["code"])
+    held, done = threading.Event(), threading.Event()
+
+    def hold() -> None:                       # another request holding the only connection
+        with db.connect():
+            held.set()
+            done.wait(5)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait(5)
+    try:
+        answer = api.call("POST", f"/api/tables/{table['code']}/actions",
+                          {"version": before["version"], "action": {"type": "bet", "guess": 1}}, table["tokens"][0])
+    finally:
+        done.set()
+        holder.join()
+    assert answer.status_code == 503, answer.json
+    assert answer.headers["Retry-After"] == "1"
+    assert "busy" in answer.json["error"]
+    assert api.state(table["code"])["version"] == before["version"]
+    db.close()

@@ -120,3 +120,60 @@ def test_sqlite_runs_in_wal_mode(tmp_path: Any) -> None:
         assert c.one("PRAGMA journal_mode")["journal_mode"] == "wal"
         assert c.one("PRAGMA busy_timeout")["timeout"] >= 1000
     database.close()
+
+
+def test_a_worker_never_holds_more_connections_than_its_pool(database_url: str) -> None:
+    """Under load a worker's 256 threads each opened a connection and ran
+    PostgreSQL out of clients ("too many clients"); now they wait their turn."""
+    database = Database(database_url, pool_size=3)
+    database.init_schema()
+    lock = threading.Lock()
+    holding, most, sessions = 0, 0, set()
+
+    def work() -> None:
+        nonlocal holding, most
+        with database.connect() as c:
+            with lock:
+                holding += 1
+                most = max(most, holding)
+            pid = c.one("SELECT pg_backend_pid() AS p" if database.kind == "postgres" else "SELECT 1 AS p")
+            sessions.add(pid["p"] if database.kind == "postgres" else id(c))
+            threading.Event().wait(0.05)
+            with lock:
+                holding -= 1
+
+    threads = [threading.Thread(target=work) for _ in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    database.close()
+    assert most == 3                  # the pool was used to the full, never past it
+    assert len(sessions) <= 3         # and no fourth connection was ever opened
+
+
+def test_a_request_waits_for_a_connection_then_is_told_the_server_is_busy(database_url: str) -> None:
+    from companion.db import DatabaseBusy
+
+    database = Database(database_url, pool_size=1, busy_timeout=0.2)
+    database.init_schema()
+    held, done = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with database.connect():
+            held.set()
+            done.wait(5)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait(5)
+    with pytest.raises(DatabaseBusy, match="1 database connections stayed busy"):
+        with database.connect():
+            pass
+    done.set()
+    holder.join()
+    with database.connect() as c:             # a thread already holding one is never made to wait
+        with database.connect() as inner:
+            assert inner.one("SELECT 1 AS one")["one"] == 1
+        assert c.one("SELECT 2 AS two")["two"] == 2
+    database.close()

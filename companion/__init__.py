@@ -112,7 +112,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     store.init_app(app)
     tables = app.extensions["companion_store"]
     news = hub.Hub()
-    news.fanout = hub.choose(str(app.config["FANOUT"]), database_url=tables.db.url, database_kind=tables.db.kind,
+    news.fanout = hub.choose(str(app.config["FANOUT"]), database=tables.db,
                              redis_url=app.config.get("REDIS_URL"), workers=int(app.config["WORKERS"]),
                              versions=tables.versions)
     news.fanout.start(news)

@@ -9,7 +9,8 @@ is the whole truth and a restarted server resumes every table exactly.
 Two back ends, one set of SQL statements:
 
 * SQLite (default): a file under the instance folder, WAL mode, a busy
-  timeout, and ``BEGIN IMMEDIATE`` for every write;
+  timeout, and ``BEGIN IMMEDIATE`` for every write but the hot one (an
+  action logged: one statement, see :meth:`Store.append_action`);
 * PostgreSQL when ``DATABASE_URL`` names one (psycopg 3).
 
 Flask side: :func:`open_database` opens the app's database;
@@ -27,9 +28,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """1: tables, seats, the log. 2: action ids, a table's notice and rematch,
-handover links, rate-limit buckets (added in place to a version 1 database)."""
+handover links, rate-limit buckets. 3: an action's ``ends`` flag and, on
+SQLite, the trigger that moves a table on as its action is logged (each
+added in place to an older database)."""
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS game_tables (
@@ -87,8 +90,17 @@ CREATE TABLE IF NOT EXISTS rate_limits (
 )"""
 _ADDED = {  # columns newer than version 1, added to an older database in place
     "game_tables": [("notice", "TEXT"), ("rematch", "TEXT")],
-    "actions": [("action_id", "TEXT")],
+    "actions": [("action_id", "TEXT"), ("ends", "INTEGER NOT NULL DEFAULT 0")],
 }
+# SQLite: logging an action moves its table on in the same statement (see
+# Store.append_action), so the write is one step of SQLite's own and no
+# lock of ours is held while its thread waits for the interpreter.
+_ADVANCE = """
+CREATE TRIGGER IF NOT EXISTS actions_advance AFTER INSERT ON actions BEGIN
+    UPDATE game_tables SET version = NEW.version, moves = NEW.seq, updated_at = NEW.created_at,
+        notice = NULL, status = CASE WHEN NEW.ends = 1 THEN 'over' ELSE 'playing' END
+    WHERE id = NEW.table_id;
+END"""
 _META = """
 CREATE TABLE IF NOT EXISTS companion_meta (
     key TEXT PRIMARY KEY,
@@ -284,6 +296,8 @@ class Database:
         c.execute("CREATE INDEX IF NOT EXISTS seats_token ON seats (token)")
         c.execute("CREATE UNIQUE INDEX IF NOT EXISTS actions_ids ON actions (table_id, action_id)")
         c.execute("CREATE INDEX IF NOT EXISTS tables_finished ON game_tables (status, updated_at)")
+        if self.kind == "sqlite":
+            c.execute(_ADVANCE)
         if row is None:
             c.execute("INSERT INTO companion_meta (key, value) VALUES ('schema_version', ?)",
                       (str(SCHEMA_VERSION),))

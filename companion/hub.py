@@ -110,18 +110,16 @@ class Local(Fanout):
 class Postgres(Fanout):
     name = "postgres"
 
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self._send: Any = None
-        self._lock = threading.Lock()
+    def __init__(self, database: Any) -> None:
+        self.database = database
+        self.url = database.url
 
     def send(self, code: str, version: int) -> None:
-        import psycopg
-
-        with self._lock:
-            if self._send is None or self._send.closed:
-                self._send = psycopg.connect(self.url, autocommit=True, connect_timeout=5)
-            self._send.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{code}:{version}"))
+        # On any of the worker's pooled connections: one sending connection
+        # behind a lock made every change queue for it (a change took 0.5 s
+        # to announce with 50 tables playing).
+        with self.database.connect() as c:
+            c.execute("SELECT pg_notify(?, ?)", (CHANNEL, f"{code}:{version}"))
 
     def start(self, hub: Hub) -> None:
         def listen() -> None:
@@ -196,20 +194,20 @@ def _deliver(hub: Hub, payload: str) -> None:
         hub.arrived(code, int(version))
 
 
-def choose(kind: str, *, database_url: str, database_kind: str, redis_url: str | None,
+def choose(kind: str, *, database: Any, redis_url: str | None,
            workers: int, versions: Callable[[list[str]], dict[str, int]]) -> Fanout:
     """The fan-out for this deployment (``FANOUT`` setting; ``auto`` picks)."""
     if kind == "auto":
-        kind = ("redis" if redis_url else "postgres" if database_kind == "postgres"
+        kind = ("redis" if redis_url else "postgres" if database.kind == "postgres"
                 else "poll" if workers > 1 else "local")
     if kind == "redis":
         if not redis_url:
             raise ValueError("FANOUT=redis needs REDIS_URL")
         return Redis(redis_url)
     if kind == "postgres":
-        if database_kind != "postgres":
+        if database.kind != "postgres":
             raise ValueError("FANOUT=postgres needs a PostgreSQL DATABASE_URL")
-        return Postgres(database_url)
+        return Postgres(database)
     if kind == "poll":
         return Poll(versions)
     if kind == "local":

@@ -122,16 +122,32 @@ class Store(SeatStore, Upkeep):
         text = json.dumps(action, sort_keys=True, separators=(",", ":"))
         with self.db.connect() as c:
             try:
-                with c.write():
-                    row = c.one("UPDATE game_tables SET version = version + 1, moves = moves + 1, updated_at = ?, "
-                                "notice = NULL, status = ? WHERE id = ? AND version = ? AND moves = ? AND status = 'playing' "
-                                "RETURNING version", (now(), "over" if finished else "playing", table_id,
-                                                      expected_version, expected_moves))
+                if self.db.kind == "postgres":
+                    # One statement, so one round trip and its own transaction:
+                    # the update and the insert are kept together or not at all.
+                    row = c.one("WITH t AS (UPDATE game_tables SET version = version + 1, moves = moves + 1, "
+                                "updated_at = ?, notice = NULL, status = ? WHERE id = ? AND version = ? AND moves = ? "
+                                "AND status = 'playing' RETURNING id, version, moves) "
+                                "INSERT INTO actions (table_id, seq, version, seat, action, created_at, action_id, ends) "
+                                "SELECT id, moves, version, ?, ?, ?, ?, ? FROM t RETURNING version",
+                                (now(), "over" if finished else "playing", table_id, expected_version,
+                                 expected_moves, seat, text, now(), action_id, int(finished)))
                     if row is None:
                         raise VersionConflict()
-                    c.execute("INSERT INTO actions (table_id, seq, version, seat, action, created_at, action_id) "
-                              "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                              (table_id, expected_moves + 1, row["version"], seat, text, now(), action_id))
+                    return int(row["version"])
+                # SQLite: one statement, its own transaction, begun and
+                # committed within one call into SQLite (no RETURNING, whose
+                # rows would keep the write open until fetched), with no lock
+                # of ours held while the thread waits for the interpreter.
+                # The trigger actions_advance (companion.db) moves the table on.
+                done = c.execute("INSERT INTO actions (table_id, seq, version, seat, action, created_at, action_id, "
+                                 "ends) SELECT id, moves + 1, version + 1, ?, ?, ?, ?, ? FROM game_tables "
+                                 "WHERE id = ? AND version = ? AND moves = ? AND status = 'playing'",
+                                 (seat, text, now(), action_id, int(finished), table_id, expected_version,
+                                  expected_moves))
+                if done.rowcount != 1:
+                    raise VersionConflict()
+                return expected_version + 1
             except VersionConflict:
                 if action_id is not None:
                     done = self.applied(table_id, action_id)
@@ -145,7 +161,6 @@ class Store(SeatStore, Upkeep):
                         raise AlreadyApplied(done) from None
                     raise VersionConflict() from None
                 raise
-        return int(row["version"])
 
     def undo(self, table_id: int, expected_version: int, notice: str | None = None) -> int | None:
         """Remove the last logged action, telling every phone ``notice``;

@@ -113,6 +113,45 @@ def test_two_threads_on_one_version_exactly_one_applies(store: Store) -> None:
     assert store.table("ABCDE")["version"] == t["version"] + 1
 
 
+def test_an_action_and_its_table_move_on_together(store: Store) -> None:
+    """The log and the table row are written by one statement: the row
+    carries the new version, the move count and, for the last action, the
+    end of the game, after which nothing more is logged."""
+    t = _playing(store)
+    v0 = store.append_action(t["id"], t["version"], 0, 0, {"type": "bet", "guess": "low"})
+    v0 = store.undo(t["id"], v0, "The host took back a move")
+    assert store.table("ABCDE")["notice"] == "The host took back a move"
+    v1 = store.append_action(t["id"], v0, 0, 0, {"type": "bet", "guess": "high"}, "id-00000001")
+    row = store.table("ABCDE")
+    assert (row["version"], row["moves"], row["status"], row["notice"]) == (v1, 1, "playing", None)
+    assert row["updated_at"] >= t["updated_at"]
+    v2 = store.append_action(t["id"], v1, 1, 1, {"type": "bet", "guess": "low"}, finished=True)
+    row = store.table("ABCDE")
+    assert (row["version"], row["moves"], row["status"]) == (v2, 2, "over")
+    with pytest.raises(VersionConflict):
+        store.append_action(t["id"], v2, 2, 0, {"type": "bet", "guess": "high"})   # the game is over
+    assert [e.version for e in store.log(t["id"])] == [v1, v2]
+    assert store.applied(t["id"], "id-00000001") == v1
+
+
+def test_an_older_sqlite_database_gets_the_new_column_and_trigger(tmp_path: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    old = Database(url)
+    old.init_schema()
+    with old.connect() as c:                       # as schema version 2 left it
+        c.execute("DROP TRIGGER actions_advance")
+        c.execute("ALTER TABLE actions DROP COLUMN ends")
+        c.execute("UPDATE companion_meta SET value = '2' WHERE key = 'schema_version'")
+    old.close()
+    database = Database(url)
+    database.init_schema()
+    store = Store(database)
+    t = _playing(store)
+    assert store.append_action(t["id"], t["version"], 0, 0, {"type": "bet", "guess": "high"}) == t["version"] + 1
+    assert store.table("ABCDE")["moves"] == 1
+    database.close()
+
+
 def test_sqlite_runs_in_wal_mode(tmp_path: Any) -> None:
     database = Database(f"sqlite:///{tmp_path / 'x.sqlite3'}")
     database.init_schema()

@@ -77,6 +77,32 @@ class Layout:
     height: float
     look: str
 
+    def charge_side(self, i: int) -> tuple[float, float]:
+        """Where atom ``i``'s charge goes: a unit vector (``y`` down). Upper
+        right, as chemists write it, when no bond passes near; else the
+        nearest of eight directions clear of its bonds (a fixed upper-right
+        spot sat on the bond lines of O3, N2O and CO); else the clearest.
+
+        >>> skeletal("[Ca+2]").charge_side(0)
+        (0.7071, -0.7071)
+        >>> co = skeletal("[C-]#[O+]")
+        >>> co.atoms[0].y == co.atoms[1].y, co.charge_side(0)   # a bond along x: the charge goes above
+        (True, (0.0, -1.0))
+        """
+        a = self.atoms[i]
+        bonds = [math.atan2(o.y - a.y, o.x - a.x)
+                 for b in self.bonds if i in (b.a, b.b)
+                 for o in (self.atoms[b.b if b.a == i else b.a],)]
+
+        def clearance(angle: float) -> float:
+            return min((abs(math.remainder(angle - t, 2 * math.pi)) for t in bonds), default=math.pi)
+
+        # upper right first, then round the atom from there
+        candidates = [-math.pi / 4 + k * sign * math.pi / 4 for k in range(5) for sign in ((-1, 1) if k else (1,))]
+        clear = [t for t in candidates if clearance(t) >= 3 * math.pi / 8 - 1e-9]
+        best = clear[0] if clear else max(candidates, key=clearance)
+        return round(math.cos(best), 4) + 0.0, round(math.sin(best), 4) + 0.0
+
     def lines(self, spread: float, trim: float) -> list[tuple[float, float, float, float]]:
         """Every stroke of every bond (:func:`bond_lines`), in layout units."""
         return [seg for b in self.bonds

@@ -38,12 +38,16 @@ def structure(layout: Any) -> dict[str, Any]:
     halves = [max(R, 0.13 * len(a.label) + 0.08) if a.hydrogens else R for a in layout.atoms]
     mx, my = 0.55 + max(halves) - R, 0.55
     atoms = []
-    for a, half in zip(layout.atoms, halves):
+    for i, (a, half) in enumerate(zip(layout.atoms, halves)):
         el = element(a.element)
+        dx, dy = layout.charge_side(i) if a.charge else (0.0, 0.0)
         atoms.append({"x": round(a.x + mx, 3), "y": round(a.y + my, 3), "half": round(half, 3),
                       "left": round(a.x + mx - half, 3), "top": round(a.y + my - R, 3),
                       "runs": formula_runs(a.label), "fill": el.fill, "ink": el.ink, "stroke": el.stroke,
-                      "name": ELEMENT_NAMES.get(a.element, a.element), "charge": a.charge_text})
+                      "name": ELEMENT_NAMES.get(a.element, a.element), "charge": a.charge_text,
+                      # beside the atom on the side its bonds leave free
+                      "charge_x": round(a.x + mx + dx * (half + R * 0.5), 3),
+                      "charge_y": round(a.y + my + dy * R * 1.4 + R * 0.3, 3)})
     lines = [{"x1": round(x1 + mx, 3), "y1": round(y1 + my, 3), "x2": round(x2 + mx, 3), "y2": round(y2 + my, 3)}
              for x1, y1, x2, y2 in layout.lines(0.12, 0.2)]
     return {"atoms": atoms, "lines": lines, "width": round(layout.width + 2 * mx, 3),

@@ -141,6 +141,13 @@ def _end_streams_on_stop(worker: Any) -> None:
     # What the worker loaded (the app, the games, their card sets) lives as
     # long as it does: out of the collector's way, full collections are short.
     gc.freeze()
+    # A serving worker allocates fast (pages, parts, snapshots) and keeps
+    # little: with Python's default (a young collection every 700 objects)
+    # it collected all the time, and every full collection, 30-60 ms with
+    # the interpreter lock held, stalled every phone of the worker. Measured
+    # (Lab Notes, 50 tables x 4 phones, 1 worker): act p95 about 0.67 s ->
+    # 0.46 s, 7% less CPU per move, the same memory at the end.
+    gc.set_threshold(100_000, 10, 10)
     previous = signal.getsignal(signal.SIGTERM)
 
     def on_term(signum: int, frame: Any) -> None:

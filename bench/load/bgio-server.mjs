@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A minimal boardgame.io server to compare the companion with: a dice game
 // (each player in turn rolls one die, which ends the turn; the game ends after
-// --rolls rolls, about a Lab Notes game's number of moves at four players),
+// --rolls rolls, about a four-player game's number of moves at our tables),
 // boardgame.io's own lobby routes and its socket.io transport, matches kept in
 // memory. Rolls happen on the server only (`client: false`), so a move's
 // answer is the server's word, as a companion action is.

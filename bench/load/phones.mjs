@@ -20,7 +20,7 @@
 // do. At a human pace it waits 0.5 to 2.5 s first and then taps what its page
 // shows by then; at the highest rate it taps at once.
 //
-//   node bench/load/phones.mjs --url http://127.0.0.1:5000 --game labnotes \
+//   node bench/load/phones.mjs --url http://127.0.0.1:5000 --game GAME \
 //        --tables 50 --phones 4 --pace human --seconds 15
 //
 // Table set-up (create and start) goes through the JSON API with the host's
@@ -36,9 +36,13 @@ import { randomUUID } from "node:crypto";
 import { cpuSince, now, options, rng, say, sleep, summary, thinker } from "./common.mjs";
 
 const opt = options(process.argv.slice(2), {
-  url: "http://127.0.0.1:5000", game: "labnotes", tables: 50, phones: 4, pace: "human", seconds: 15, seed: 1,
+  url: "http://127.0.0.1:5000", game: "", tables: 50, phones: 4, pace: "human", seconds: 15, seed: 1,
   thinkMin: 0.5, thinkMax: 2.5, setupConcurrency: 8, drain: 1.5, debug: false,
 });
+if (!opt.game) {
+  console.error("phones.mjs: name the game to play (--game, one of the server's games)");
+  process.exit(2);
+}
 const random = rng(opt.seed);
 const pick = (list) => list[Math.floor(random() * list.length)];
 const think = thinker(opt, random);

@@ -210,6 +210,16 @@ def panel(geometry: dict[str, Any], shown: dict[str, Any], turn: int, turns: int
         pairs.append(Item(shape=shape, y=top + i * 34,
                           boxes=[colours.look(filled[k]) if k < len(filled) else None for k in (0, 1)],
                           **symbol(f"pair {shape}")))
+    # The engine's best linking, drawn over the table: each link of a chain
+    # a bar across the edge two of its cells share (cells are [volume, row]),
+    # leaving the cells' colour letters in sight.
+    links = []
+    for chain in (score.details.get("chains", []) if score is not None else []):
+        centres = [(TABLE_X + (v - 0.5) * CELL, bottom - (r - 0.5) * CELL) for v, r in chain]
+        bars = [Item(x1=_r(x1 + (x2 - x1) * 0.3), y1=_r(y1 + (y2 - y1) * 0.3),
+                     x2=_r(x1 + (x2 - x1) * 0.7), y2=_r(y1 + (y2 - y1) * 0.7))
+                for (x1, y1), (x2, y2) in zip(centres, centres[1:])]
+        links.append(Item(bars=bars, title=f"A chain of {len(chain)} molecules"))
     values = {line.key: line.points for line in score.lines} if score is not None else {}
     boxes = [(k, label, SHORT.get(k, label), values.get(k)) for k, label in labels]
     boxes.append(("total", "Total", "TOTAL", score.total if score is not None else None))
@@ -218,7 +228,7 @@ def panel(geometry: dict[str, Any], shown: dict[str, Any], turn: int, turns: int
     boxes = [Item(key=k, label=label, short=short, value=value, x=_r(4 + i * (sw + 6)), w=_r(sw),
                   op="=" if i == len(boxes) - 2 else "+" if i < len(boxes) - 1 else "")
              for i, (k, label, short, value) in enumerate(boxes)]
-    return Item(width=WIDTH, height=score_y + 52, track=track, track_h=TRACK_H, cells=cells, cell=CELL,
+    return Item(width=WIDTH, height=score_y + 52, track=track, track_h=TRACK_H, cells=cells, cell=CELL, links=links,
                 columns=columns, rows=rows, row_x=TABLE_X + len(heights) * CELL + 14, table_top=top,
                 table_x=TABLE_X, bottom=bottom, pairs=pairs, pairs_x=PAIRS_X, boxes=boxes,
                 score_y=score_y, free_left=shown["free_bonds"]["left"], free_used=used)

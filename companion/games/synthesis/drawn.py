@@ -105,7 +105,8 @@ def panel_html(game: Any, shown: dict[str, Any], side: str, turn: int, score: An
     track of every board, a molecule changes one board's table)."""
     board, track = shown["board"], _written(shown["turn_track"])
     written = _written({k: shown[k] for k in ("table", "elemental_boxes", "free_bonds")})
-    scored = None if score is None else (score.total, tuple((line.key, line.points) for line in score.lines))
+    scored = None if score is None else (score.total, tuple((line.key, line.points) for line in score.lines),
+                                         _written(score.details.get("chains", [])))
     labels = [(b.key, b.label) for b in game.cards.rules.score_boxes]
     p = functools.cache(lambda: panel(game.geometry(board, side), shown, turn, game.rules.turns, score, labels,
                                       Colours(game.cards)))

@@ -302,3 +302,39 @@ def test_every_seat_sees_the_spectators_table() -> None:
                 break
             seat = rng.choice(g.to_move(s))
             s = g.apply(s, seat, builder(rng, g, s, seat, g.actions(s, seat)))
+
+
+def test_the_volume_table_shows_the_engines_best_linking(app: Any) -> None:
+    """Each chain the engine kept is drawn over the volume table as one line
+    through its cells from one end to the other, and a board drawn for a
+    different linking with the same points is drawn again, not kept."""
+    g = game()
+    rng = random.Random(5)
+    s = g.setup(2, 5, {"side": "A"})
+    while not g.is_over(s):
+        seat = rng.choice(g.to_move(s))
+        s = g.apply(s, seat, builder(rng, g, s, seat, g.actions(s, seat)))
+    view = g.view(s, None)
+    scores = g.result(s).scores
+    assert any(score.details["chains"] for score in scores)
+    with app.test_request_context("/"):
+        for seat, score in enumerate(scores):
+            shown = view["seats"][seat]
+            drawn = str(panel_html(g, shown, "A", view["turn"], score, NAMES[seat]))
+            groups = re.findall(r'<g class="chain"><title>A chain of (\d+) molecules</title>(.*?)</g>', drawn)
+            chains = score.details["chains"]
+            assert [int(n) for n, _ in groups] == [len(c) for c in chains]
+            for (_, bars), chain in zip(groups, chains):
+                ends = [tuple(map(float, b)) for b in re.findall(
+                    r'<line x1="([\d.]+)" y1="([\d.]+)" x2="([\d.]+)" y2="([\d.]+)"/>', bars)]
+                assert len(ends) == len(chain) - 1           # a bar for each link
+                for (x1, y1, x2, y2), (v1, r1), (v2, r2) in zip(ends, chain, chain[1:]):
+                    # neighbouring cells of the table; the bar crosses their shared edge
+                    assert abs(v1 - v2) + abs(r1 - r2) == 1
+                    assert round((x2 - x1) / (0.4 * 22), 6) == v2 - v1 and round((y1 - y2) / (0.4 * 22), 6) == r2 - r1
+                    assert abs((x1 + x2) / 2 - (30 + 22 * ((v1 + v2) / 2 - 0.5))) < 0.01
+            if chains:
+                other = type(score)(score.seat, score.name, score.lines, score.total,
+                                    {**score.details, "chains": [list(reversed(chains[0]))] + chains[1:]})
+                again = str(panel_html(g, shown, "A", view["turn"], other, NAMES[seat]))
+                assert again != drawn

@@ -29,10 +29,12 @@ def test_every_reading_names_a_test_that_exists():
     found = readings()
     assert [n for n, _ in found] == list(range(1, len(found) + 1)) and len(found) >= 25
     for n, body in found:
-        named = re.findall(r"`(test_\w+\.py)::(test_\w+)`", body)
+        # a test beside this one (test_x.py) or anywhere under tests/ (tests/.../test_x.py)
+        named = re.findall(r"`((?:tests/[\w/]+/)?test_\w+\.py)::(test_\w+)`", body)
         assert named, f"reading {n} names no test"
         for file, test in named:
-            assert test in defined_tests(HERE / file), f"reading {n}: {file}::{test} does not exist"
+            path = ROOT / file if file.startswith("tests/") else HERE / file
+            assert test in defined_tests(path), f"reading {n}: {file}::{test} does not exist"
 
 
 def test_the_card_figures_in_the_doc_are_the_datas(game):

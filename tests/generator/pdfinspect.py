@@ -5,7 +5,9 @@ Parses the content stream with pypdf; no knowledge of how it was written."""
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
@@ -108,3 +110,36 @@ def page_box(reader: PdfReader, page_index: int, name: str) -> Box:
     page = reader.pages[page_index]
     box = page[name]
     return Box(*(float(v) for v in box))
+
+
+def front_pages(reader: PdfReader) -> list[int]:
+    """Front pages: those whose forms are fronts (backs follow their fronts)."""
+    return [i for i in range(len(reader.pages))
+            if any(p.name.split(".")[-2] == "front" for p in inspect(reader, i)[0])]
+
+
+def fronts(path: Path) -> Counter:
+    """How many times each form is placed on the file's front pages."""
+    reader = PdfReader(path)
+    out: Counter = Counter()
+    for i in front_pages(reader):
+        for p in inspect(reader, i)[0]:
+            out[p.name.rsplit(".", 1)[0]] += 1
+    return out
+
+
+def fonts_used(reader: PdfReader) -> dict:
+    """Every font the file's pages and their forms (nested) use, by base name."""
+    seen = {}
+    for page in reader.pages:
+        stack = [page["/Resources"]]
+        while stack:
+            res = stack.pop().get_object()
+            for ref in res.get("/Font", {}).values():
+                font = ref.get_object()
+                seen[str(font.get("/BaseFont"))] = font
+            for ref in res.get("/XObject", {}).values():
+                xo = ref.get_object()
+                if "/Resources" in xo:
+                    stack.append(xo["/Resources"])
+    return seen

@@ -17,7 +17,7 @@ from rdkit.Chem.rdMolDescriptors import CalcMolFormula
 
 from tests.conftest import RULES
 from tests.generator.compounded.pdftext import card_of, face_texts
-from tests.generator.pdfinspect import MM, inspect
+from tests.generator.pdfinspect import MM, fonts_used, fronts, inspect
 
 ROOT = Path(__file__).resolve().parents[3]
 DATA = ROOT / "cardsdata" / "compounded"
@@ -60,20 +60,6 @@ def rdkit_counts(smiles: str) -> Counter:
 
 def formula_counts(formula: str) -> Counter:
     return Counter({e: int(k or 1) for e, k in re.findall(r"([A-Z][a-z]?)(\d*)", formula)})
-
-
-def front_pages(reader: PdfReader) -> list[int]:
-    return [i for i in range(len(reader.pages))
-            if any(p.name.split(".")[-2] == "front" for p in inspect(reader, i)[0])]
-
-
-def fronts(path: Path) -> Counter:
-    reader = PdfReader(path)
-    out: Counter = Counter()
-    for i in front_pages(reader):
-        for p in inspect(reader, i)[0]:
-            out[p.name.rsplit(".", 1)[0]] += 1
-    return out
 
 
 def test_counts_are_quoted_from_the_rulebook():
@@ -209,25 +195,9 @@ def test_tokens_say_what_they_are(built):
     assert list(flames.values()) == [["FLAME"]]
 
 
-def _fonts(reader: PdfReader):
-    seen = {}
-    for page in reader.pages:
-        stack = [page["/Resources"]]
-        while stack:
-            res = stack.pop().get_object()
-            for ref in res.get("/Font", {}).values():
-                font = ref.get_object()
-                seen[str(font.get("/BaseFont"))] = font
-            for ref in res.get("/XObject", {}).values():
-                xo = ref.get_object()
-                if "/Resources" in xo:
-                    stack.append(xo["/Resources"])
-    return seen
-
-
 def test_every_font_is_embedded(built):
     for f in sorted((built / "a4").glob("*.pdf")) + sorted((built / "letter").glob("*scoreboard*.pdf")):
-        fonts = _fonts(PdfReader(f))
+        fonts = fonts_used(PdfReader(f))
         assert fonts, f
         for name, font in fonts.items():
             desc = (font["/DescendantFonts"][0].get_object()["/FontDescriptor"] if font.get("/Subtype") == "/Type0"

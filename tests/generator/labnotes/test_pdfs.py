@@ -12,7 +12,7 @@ import pytest
 from pypdf import PdfReader
 
 from tests.conftest import RULES
-from tests.generator.pdfinspect import MM, Box, inspect, page_box
+from tests.generator.pdfinspect import Box, MM, fonts_used, front_pages, inspect, page_box
 
 PAPERS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
 
@@ -35,12 +35,6 @@ def pdfs(built: Path, paper: str, suffix: str = "") -> dict[str, Path]:
         if p.exists():
             out[comp] = p
     return out
-
-
-def front_pages(reader: PdfReader) -> list[int]:
-    """Front pages: those whose forms are fronts (backs follow their fronts)."""
-    return [i for i in range(len(reader.pages))
-            if any(p.name.split(".")[-2] == "front" for p in inspect(reader, i)[0])]
 
 
 def test_rulebook_counts_are_quoted_from_the_rulebook():
@@ -123,25 +117,9 @@ def test_card_names_are_text(built):
             assert word in sheet
 
 
-def _fonts(reader: PdfReader):
-    seen = {}
-    for page in reader.pages:
-        stack = [page["/Resources"]]
-        while stack:
-            res = stack.pop().get_object()
-            for ref in res.get("/Font", {}).values():
-                font = ref.get_object()
-                seen[str(font.get("/BaseFont"))] = font
-            for ref in res.get("/XObject", {}).values():
-                xo = ref.get_object()
-                if "/Resources" in xo:
-                    stack.append(xo["/Resources"])
-    return seen
-
-
 def test_every_font_is_embedded(built):
     for f in sorted(built.rglob("*.pdf")):
-        fonts = _fonts(PdfReader(f))
+        fonts = fonts_used(PdfReader(f))
         assert fonts, f
         for name, font in fonts.items():
             if font.get("/Subtype") == "/Type0":

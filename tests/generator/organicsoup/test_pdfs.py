@@ -15,7 +15,7 @@ from rdkit import Chem
 
 from tests.conftest import RULES
 from tests.generator.organicsoup.cardtext import card_words, need_pdftotext, printed_counts
-from tests.generator.pdfinspect import MM, inspect
+from tests.generator.pdfinspect import MM, fonts_used, inspect
 
 DATA = Path(__file__).resolve().parents[3] / "cardsdata" / "organicsoup"
 PAPERS = ("a4", "letter")
@@ -160,27 +160,11 @@ def test_names_levels_and_facts_are_text(built):
         assert heading in sequence
 
 
-def _fonts(reader: PdfReader) -> dict:
-    seen = {}
-    for page in reader.pages:
-        stack = [page["/Resources"]]
-        while stack:
-            res = stack.pop().get_object()
-            for ref in res.get("/Font", {}).values():
-                font = ref.get_object()
-                seen[str(font.get("/BaseFont"))] = font
-            for ref in res.get("/XObject", {}).values():
-                xo = ref.get_object()
-                if "/Resources" in xo:
-                    stack.append(xo["/Resources"])
-    return seen
-
-
 def test_every_font_is_embedded(built):
     files = sorted(built.rglob("*.pdf"))
     assert len(files) == 2 * (2 * 6 + 2)
     for f in files:
-        fonts = _fonts(PdfReader(f))
+        fonts = fonts_used(PdfReader(f))
         assert fonts, f
         for name, font in fonts.items():
             desc = (font["/DescendantFonts"][0].get_object()["/FontDescriptor"]

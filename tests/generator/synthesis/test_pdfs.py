@@ -19,7 +19,7 @@ from pypdf import PdfReader
 
 from tests.conftest import RULES
 from tests.generator.compounded.pdftext import card_of, face_texts
-from tests.generator.pdfinspect import MM, inspect
+from tests.generator.pdfinspect import MM, fonts_used, fronts, inspect
 
 ROOT = Path(__file__).resolve().parents[3]
 DATA = ROOT / "cardsdata" / "synthesis"
@@ -42,20 +42,6 @@ def rows(name: str) -> list[dict[str, str]]:
 
 def doc(name: str) -> dict:
     return yaml.safe_load((DATA / name).read_text())
-
-
-def front_pages(reader: PdfReader) -> list[int]:
-    return [i for i in range(len(reader.pages))
-            if any(p.name.split(".")[-2] == "front" for p in inspect(reader, i)[0])]
-
-
-def fronts(path: Path) -> Counter:
-    reader = PdfReader(path)
-    out: Counter = Counter()
-    for i in front_pages(reader):
-        for p in inspect(reader, i)[0]:
-            out[p.name.rsplit(".", 1)[0]] += 1
-    return out
 
 
 def test_counts_are_quoted_from_the_rulebook():
@@ -213,28 +199,12 @@ def test_each_project_card_asks_for_its_elemental_molecules(built):
         assert items[1] == card["id"].replace("-", " ").capitalize()
 
 
-def _fonts(reader: PdfReader):
-    seen = {}
-    for page in reader.pages:
-        stack = [page["/Resources"]]
-        while stack:
-            res = stack.pop().get_object()
-            for ref in res.get("/Font", {}).values():
-                font = ref.get_object()
-                seen[str(font.get("/BaseFont"))] = font
-            for ref in res.get("/XObject", {}).values():
-                xo = ref.get_object()
-                if "/Resources" in xo:
-                    stack.append(xo["/Resources"])
-    return seen
-
-
 def test_every_font_is_embedded(built):
     files = sorted((built / "a4").glob("*.pdf")) + sorted((built / "letter").glob("*.pdf"))
     for f in files:
         if "calibration" in f.name:
             continue
-        fonts = _fonts(PdfReader(f))
+        fonts = fonts_used(PdfReader(f))
         assert fonts, f
         for name, font in fonts.items():
             desc = (font["/DescendantFonts"][0].get_object()["/FontDescriptor"] if font.get("/Subtype") == "/Type0"

@@ -217,7 +217,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 
 @pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
+def browser() -> Iterator[Any]:
     """Playwright driving Debian's Chromium; a skip that says what is missing."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium; `make test` does it as root)")

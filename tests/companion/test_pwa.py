@@ -36,10 +36,10 @@ def test_the_manifest_names_the_app_and_its_icons(app: Any) -> None:
 
 @pytest.mark.browser
 @pytest.mark.slow
-def test_a_phone_that_loses_the_server_sees_the_offline_page(chromium: Any, server_factory: Any) -> None:
+def test_a_phone_that_loses_the_server_sees_the_offline_page(browser: Any, server_factory: Any) -> None:
     need_htmx()
     server = server_factory().start()
-    ctx = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = ctx.new_page()
     page.set_default_timeout(10_000)
     page.goto(server.url + "/")

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from companion.client import call as api
-from tests.companion.labnotes.test_browser import ARGS, CHROMIUM, browser, labnotes  # noqa: F401 (fixtures)
+from tests.companion.labnotes.test_browser import labnotes  # noqa: F401 (a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -14,7 +14,7 @@ import pytest
 from companion.client import call
 from labkit import cardsets, registry
 from tests.companion.conftest import need_htmx
-from tests.companion.synthesis.test_browser import PHONE, browser, to_json, wait_version  # noqa: F401 (fixture)
+from tests.companion.synthesis.test_browser import PHONE, to_json, wait_version
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

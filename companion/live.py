@@ -27,12 +27,12 @@ from companion.caller import Caller
 from companion.plugins import Part
 from companion.snapshot import Snapshot
 
-NOTICE = Part("notice", "companion/_notice.html", shared=True)
-LOBBY = Part("lobby", "companion/_lobby.html")
-PLAYERS = Part("players", "companion/_players.html")
-LOG = Part("log", "companion/_log.html", shared=True)
-HOST = Part("host", "companion/_host.html")
-REMATCH = Part("rematch", "companion/_rematch.html")
+NOTICE = Part("notice", "companion/_notice.html", shared=True, board=False)
+LOBBY = Part("lobby", "companion/_lobby.html", board=False)
+PLAYERS = Part("players", "companion/_players.html", board=False)
+LOG = Part("log", "companion/_log.html", shared=True, board=False)
+HOST = Part("host", "companion/_host.html", board=False)
+REMATCH = Part("rematch", "companion/_rematch.html", board=False)
 
 
 def parts_of(snap: Snapshot, host: bool) -> list[Part]:
@@ -61,14 +61,14 @@ class Response:
         return not (self.error or self.notice or self.join_error)
 
 
-def context(caller: Caller, said: Response | None = None) -> dict[str, Any]:
+def context(caller: Caller, said: Response | None = None, board: bool = True) -> dict[str, Any]:
     from companion.web import public_base_url
 
     snap, seat = caller.snap, caller.seat
     game = snap.table["game"]
     plugin = plugins.plugin(game)
     extra = (snap.cached(("board", seat), lambda: plugin.board_context(snap, seat))
-             if plugin.board_context and snap.started else {})
+             if board and plugin.board_context and snap.started else {})
     said = said or Response()
     return {
         "snap": snap, "game": snap.game, "me": seat, "is_host": caller.host,
@@ -112,11 +112,12 @@ def render_part(caller: Caller, part: Part, said: Response | None = None) -> str
     """A part's HTML (with its wrapper), from the version's cache when it can be."""
     viewer = caller if not part.shared else Caller(caller.snap, None, False)
     if said is not None and not said.empty:
-        return _wrap(part, render_template(part.template, **context(viewer, said)))
+        return _wrap(part, render_template(part.template, **context(viewer, said, part.board)))
     from companion.web import public_base_url
 
     key = ("part", part.name, None if part.shared else (caller.seat, caller.host), public_base_url())
-    return caller.snap.cached(key, lambda: _wrap(part, render_template(part.template, **context(viewer))))
+    return caller.snap.cached(key, lambda: _wrap(part, render_template(part.template,
+                                                                            **context(viewer, board=part.board))))
 
 
 def _wrap(part: Part, html: str) -> str:

@@ -31,11 +31,15 @@ class Part:
     shared: bool = False
     """The same for every viewer (it may not use ``me``): rendered once per
     version and sent to every phone. Otherwise rendered once per seat."""
+    board: bool = True
+    """Its template reads the game's board context (``Plugin.board_context``).
+    The house's own parts do not: a table with no spectator then never works
+    out the spectator's board just for its notice and log."""
 
 
 HOUSE_PARTS = ("notice", "lobby", "players", "score", "log", "host")
 """Names the house's own parts take (``part-<name>`` ids): a plugin's parts take others."""
-SCORE = Part("score", "companion/_score.html", shared=True)
+SCORE = Part("score", "companion/_score.html", shared=True, board=False)
 """The house's final score table: every seat's score lines."""
 
 

@@ -59,7 +59,36 @@ def field_html(game: Any, shown: dict[str, Any], *, name: str, mine: bool,
            tuple(sorted(offered_spaces)) if mine else (), tuple(sorted(offered_bonds)) if mine else ())
     return _kept(key, lambda: Markup(_macro("note_sheet")(
         draw_sheet(shown, field, offered_spaces=offered_spaces, offered_bonds=offered_bonds, mine=mine),
-        mine=mine, name=name)))
+        mine=mine, name=name, draw_space=_space, draw_gap=_gap)))
+
+
+# A sheet is drawn anew whenever what is on it or offered on it changes (its
+# owner's, after each of their moves), yet most of its spaces and gaps look as
+# they did: each one's markup is kept, keyed by everything it is drawn from.
+# Plain dict operations (atomic under the GIL): two threads may draw the same
+# space at once, and both get the same text.
+_pieces: dict[Hashable, Markup] = {}
+PIECES = 20_000
+"""Spaces and gaps kept: every state of every space of a sheet, a few times over."""
+
+
+def _piece(kind: str, item: dict[str, Any], svg: dict[str, Any], mine: bool, paper: bool) -> Markup:
+    key = (kind, tuple(item.values()), svg["r"], svg["hit"], svg["gap_r"], mine, paper)
+    html = _pieces.get(key)
+    if html is None:
+        html = Markup(_macro(kind)(item, svg, mine, paper))
+        if len(_pieces) >= PIECES:
+            _pieces.clear()
+        _pieces[key] = html
+    return html
+
+
+def _space(cell: dict[str, Any], svg: dict[str, Any], mine: bool, paper: bool) -> Markup:
+    return _piece("space", cell, svg, mine, paper)
+
+
+def _gap(gap: dict[str, Any], svg: dict[str, Any], mine: bool, paper: bool) -> Markup:
+    return _piece("gap", gap, svg, mine, paper)
 
 
 def panel_html(game: Any, shown: dict[str, Any], score: Any, *, name: str) -> Markup:

@@ -252,3 +252,39 @@ def test_a_paper_sheet_through_the_api(app: Any) -> None:
     junk = check(app, "POST", "/api/games/{game}/paper/{verb}",
                  client.post(url, data="[1,", content_type="application/json"))
     assert junk.status_code == 400
+
+
+def test_a_sheet_drawn_from_kept_spaces_and_gaps_is_the_sheet_the_template_draws(app: Any) -> None:
+    """The companion keeps each space's and gap's markup between drawings
+    (:mod:`companion.games.labnotes.drawn`); a whole game's sheets, every
+    seat's own (with what it is offered) and as others see it, must come out
+    as the template alone draws them."""
+    from markupsafe import Markup
+
+    from companion.games.labnotes import drawn
+    from companion.games.labnotes.sheet import draw_sheet
+    from tests.companion.labnotes.robot import robot_move
+
+    game = app.extensions["companion_referee"].game("labnotes")
+    field = game.rules.field
+    rnd = random.Random(11)
+    state = game.setup(3, 11, {"first_game": True})
+    compared = 0
+    with app.test_request_context("/"):
+        macro = app.jinja_env.get_template("labnotes/_sheet.html").module.note_sheet
+        while not game.is_over(state) and compared < 600:
+            seat = rnd.choice(game.to_move(state))
+            actions = game.actions(state, seat)
+            for s in range(3):
+                shown = game.view(state, None)["seats"][s]
+                mine = s == seat
+                spaces = {a["space"] for a in actions if "space" in a} if mine else set()
+                bonds = {tuple(sorted(a["spaces"])) for a in actions if a["type"] == "bond"} if mine else set()
+                kept = drawn.field_html(game, shown, name=f"P{s}", mine=mine, offered_spaces=spaces,
+                                        offered_bonds=bonds)
+                plain = Markup(macro(draw_sheet(shown, field, offered_spaces=spaces, offered_bonds=bonds, mine=mine),
+                                     mine=mine, name=f"P{s}"))
+                assert kept == plain
+                compared += 1
+            state = game.apply(state, seat, robot_move(actions, rnd))
+    assert compared >= 300 and drawn._pieces

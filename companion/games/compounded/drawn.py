@@ -12,32 +12,21 @@ and shared by every phone and later version that shows the same.
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from flask import current_app
 from markupsafe import Markup
 
+from companion.kept import Kept
+
 KEEP = 4096
 """Pieces kept (a KiB or two each): every piece of a few hundred tables."""
 
-_drawn: "OrderedDict[tuple[str, str], Markup]" = OrderedDict()
-_lock = threading.Lock()
+_drawn = Kept[Markup](KEEP)
 
 
 def drawn(macro: str, *args: Any) -> Markup:
     """``macro(*args)`` of ``compounded/_macros.html``."""
     key = (macro, json.dumps(args, sort_keys=True, separators=(",", ":")))
-    with _lock:
-        html = _drawn.get(key)
-        if html is not None:
-            _drawn.move_to_end(key)
-            return html
-    # two threads may draw the same piece at once: both get the same text
-    html = Markup(getattr(current_app.jinja_env.get_template("compounded/_macros.html").module, macro)(*args))
-    with _lock:
-        _drawn[key] = html
-        while len(_drawn) > KEEP:
-            _drawn.popitem(last=False)
-    return html
+    return _drawn.get(key, lambda: Markup(
+        getattr(current_app.jinja_env.get_template("compounded/_macros.html").module, macro)(*args)))

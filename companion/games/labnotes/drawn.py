@@ -12,35 +12,19 @@ asks for the same.
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
-from typing import Any, Callable, Hashable
+from typing import Any, Hashable
 
 from flask import current_app
 from markupsafe import Markup
 
 from companion.games.labnotes.panel import draw_panel
 from companion.games.labnotes.sheet import draw_sheet, structure
+from companion.kept import Kept
 
 KEEP = 4096
 """Drawings kept (a few KiB each): every sheet of a few hundred tables."""
 
-_drawn: "OrderedDict[Hashable, Markup]" = OrderedDict()
-_lock = threading.Lock()
-
-
-def _kept(key: Hashable, draw: Callable[[], Markup]) -> Markup:
-    with _lock:
-        html = _drawn.get(key)
-        if html is not None:
-            _drawn.move_to_end(key)
-            return html
-    html = draw()   # two threads may draw the same sheet at once: both get the same text
-    with _lock:
-        _drawn[key] = html
-        while len(_drawn) > KEEP:
-            _drawn.popitem(last=False)
-    return html
+_kept = Kept[Markup](KEEP).get
 
 
 def _macro(name: str) -> Any:
@@ -65,22 +49,14 @@ def field_html(game: Any, shown: dict[str, Any], *, name: str, mine: bool,
 # A sheet is drawn anew whenever what is on it or offered on it changes (its
 # owner's, after each of their moves), yet most of its spaces and gaps look as
 # they did: each one's markup is kept, keyed by everything it is drawn from.
-# Plain dict operations (atomic under the GIL): two threads may draw the same
-# space at once, and both get the same text.
-_pieces: dict[Hashable, Markup] = {}
 PIECES = 20_000
 """Spaces and gaps kept: every state of every space of a sheet, a few times over."""
+_pieces = Kept[Markup](PIECES)
 
 
 def _piece(kind: str, item: dict[str, Any], svg: dict[str, Any], mine: bool, paper: bool) -> Markup:
     key = (kind, tuple(item.values()), svg["r"], svg["hit"], svg["gap_r"], mine, paper)
-    html = _pieces.get(key)
-    if html is None:
-        html = Markup(_macro(kind)(item, svg, mine, paper))
-        if len(_pieces) >= PIECES:
-            _pieces.clear()
-        _pieces[key] = html
-    return html
+    return _pieces.get(key, lambda: Markup(_macro(kind)(item, svg, mine, paper)))
 
 
 def _space(cell: dict[str, Any], svg: dict[str, Any], mine: bool, paper: bool) -> Markup:

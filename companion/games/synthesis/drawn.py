@@ -18,15 +18,14 @@ from __future__ import annotations
 
 import functools
 import json
-import threading
 import weakref
-from collections import OrderedDict
 from typing import Any, Callable, Hashable
 
 from flask import current_app
 from markupsafe import Markup
 
 from companion.games.synthesis.drawing import Colours, formula, panel, placed
+from companion.kept import Kept
 
 
 class _Shelf:
@@ -35,22 +34,13 @@ class _Shelf:
 
     def __init__(self, keep: int) -> None:
         self.keep = keep
-        self._games: "weakref.WeakKeyDictionary[Any, OrderedDict[Hashable, Any]]" = weakref.WeakKeyDictionary()
-        self._lock = threading.Lock()
+        self._games: "weakref.WeakKeyDictionary[Any, Kept[Any]]" = weakref.WeakKeyDictionary()
 
     def get(self, game: Any, key: Hashable, make: Callable[[], Any]) -> Any:
-        with self._lock:
-            kept = self._games.setdefault(game, OrderedDict())
-            found = kept.get(key)
-            if found is not None:
-                kept.move_to_end(key)
-                return found
-        found = make()   # two threads may make the same at once: both get the same
-        with self._lock:
-            kept[key] = found
-            while len(kept) > self.keep:
-                kept.popitem(last=False)
-        return found
+        kept = self._games.get(game)
+        if kept is None:
+            kept = self._games.setdefault(game, Kept(self.keep))
+        return kept.get(key, make)
 
 
 _drawn = _Shelf(2048)

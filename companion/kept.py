@@ -1,0 +1,57 @@
+"""Drawings kept between versions and shared by every thread of a worker.
+
+A game's board is drawn from pieces (a sheet, a grid space, a formula's
+layer) that look the same on every phone that shows them and outlive the
+version they were drawn for; a game keeps them here, keyed by exactly what
+each is drawn from, and draws only what a move changed.
+
+No lock: every step is one operation of the C ``OrderedDict`` on keys of
+plain values (strings, numbers, tuples of them), which the interpreter
+never interrupts. A lock around them was contended under load: a thread
+holding it lost the interpreter for milliseconds while every other
+renderer queued behind it (profiled on Lab Notes: 8% of the busy worker's
+samples waiting to look up a card's drawing that was already kept). Two
+threads may draw the same piece at once; both get the same text, and it
+is kept once.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Callable, Generic, Hashable, TypeVar
+
+T = TypeVar("T")
+
+
+class Kept(Generic[T]):
+    """The ``keep`` most recently used things made by ``get``."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        self._kept: "OrderedDict[Hashable, T]" = OrderedDict()
+
+    def get(self, key: Hashable, make: Callable[[], T]) -> T:
+        """What ``make()`` made for ``key``: made now unless kept."""
+        kept = self._kept
+        try:
+            found = kept[key]
+        except KeyError:
+            found = make()
+            kept[key] = found
+            while len(kept) > self.keep:
+                try:
+                    kept.popitem(last=False)
+                except KeyError:        # another thread emptied it meanwhile
+                    break
+            return found
+        try:
+            kept.move_to_end(key)
+        except KeyError:                # another thread dropped it meanwhile: still the right text
+            pass
+        return found
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def clear(self) -> None:
+        self._kept.clear()

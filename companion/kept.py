@@ -9,7 +9,7 @@ No lock: every step is one operation of the C ``OrderedDict`` on keys of
 plain values (strings, numbers, tuples of them), which the interpreter
 never interrupts. A lock around them was contended under load: a thread
 holding it lost the interpreter for milliseconds while every other
-renderer queued behind it (profiled on Lab Notes: 8% of the busy worker's
+renderer queued behind it (profiled on the busiest board: 8% of the worker's
 samples waiting to look up a card's drawing that was already kept). Two
 threads may draw the same piece at once; both get the same text, and it
 is kept once.
@@ -29,13 +29,18 @@ class Kept(Generic[T]):
     def __init__(self, keep: int) -> None:
         self.keep = keep
         self._kept: "OrderedDict[Hashable, T]" = OrderedDict()
+        self.asked = self.made = 0
+        """How often ``get`` was called and how often it made the thing: for
+        tests and benchmarks (counted without a lock, so about right under threads)."""
 
     def get(self, key: Hashable, make: Callable[[], T]) -> T:
         """What ``make()`` made for ``key``: made now unless kept."""
         kept = self._kept
+        self.asked += 1
         try:
             found = kept[key]
         except KeyError:
+            self.made += 1
             found = make()
             kept[key] = found
             while len(kept) > self.keep:

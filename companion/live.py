@@ -63,6 +63,17 @@ class Response:
 
 
 def context(caller: Caller, said: Response | None = None, board: bool = True) -> dict[str, Any]:
+    """What a part's template is given (not to be changed: without ``said``
+    it is one dict per version and viewer, shared by the viewer's parts)."""
+    from companion.web import public_base_url
+
+    if said is None or said.empty:
+        return caller.snap.cached(("context", caller.seat, caller.host, board, public_base_url()),
+                                  lambda: _context(caller, None, board))
+    return _context(caller, said, board)
+
+
+def _context(caller: Caller, said: Response | None, board: bool) -> dict[str, Any]:
     from companion.web import public_base_url
 
     snap, seat = caller.snap, caller.seat

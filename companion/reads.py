@@ -140,7 +140,7 @@ def key(env: Environment, template: str, context: dict[str, Any], constant: froz
             found = (env.getattr(value, step) if kind == "attr" else env.getitem(value, step) if kind == "item"
                      else env.getitem(value, slice(*step)))
             if isinstance(found, Undefined):
-                value = ("not there", _absence(value))
+                value = _Absent(_absence(value))
                 break
             value = found
         if callable(value):
@@ -150,8 +150,8 @@ def key(env: Environment, template: str, context: dict[str, Any], constant: froz
         digest = _digest(value, memo)
         if digest is None:
             return None
-        out.update(repr(read).encode())
-        out.update(digest)
+        name_bytes = repr(read).encode()
+        out.update(b"%d:%b%d:%b" % (len(name_bytes), name_bytes, len(digest), digest))
     return out.digest()
 
 
@@ -160,25 +160,43 @@ def _absence(value: Any) -> Any:
     with no error; the fifth board of four): a list's length, a dict's keys,
     else the value itself."""
     if type(value) in (list, tuple):
-        return ("length", len(value))
+        return f"length {len(value)}"
     if type(value) is dict:
-        return ("keys", tuple(sorted(map(repr, value))))
+        return "keys " + repr(sorted(map(repr, value)))
     return value
+
+
+class _Absent:
+    """A step that found nothing, and what decided it."""
+
+    def __init__(self, of: Any) -> None:
+        self.of = of
 
 
 _PLAIN = (str, int, float, bool, type(None))
 
 
 def _digest(value: Any, memo: dict[int, tuple[Any, bytes]]) -> bytes | None:
-    if type(value) in _PLAIN:
-        return f"{type(value).__name__}:{len(str(value))}:{value}".encode()
+    kind = type(value)
+    if kind in _PLAIN:
+        return repr(value).encode()     # tells 1, 1.0, "1" and True apart
+    if kind is _Absent:
+        inner = _digest(value.of, memo)
+        return None if inner is None else b"absent " + inner
     seen = memo.get(id(value))
     if seen is not None and seen[0] is value:
         return seen[1]
-    try:
-        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    except (pickle.PicklingError, TypeError, AttributeError):
-        return None
+    if kind is list or kind is tuple:
+        # item by item: a list of the boards of a version shares its boards with the other phones' lists
+        items = [_digest(item, memo) for item in value]
+        if None in items:
+            return None
+        data = kind.__name__.encode() + b"".join(b"%d:%b" % (len(d), d) for d in items)   # type: ignore[misc]
+    else:
+        try:
+            data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            return None
     digest = hashlib.blake2b(data, digest_size=16).digest()
     memo[id(value)] = (value, digest)
     return digest

@@ -55,8 +55,18 @@ def _from_env(value: str) -> tuple[GameDescriptor, ...]:
 
 def games() -> dict[str, GameDescriptor]:
     """Every game, by name: installed, named in ``LABKIT_GAMES``, registered."""
+    return dict(_games(os.environ.get(ENV, ""), _generation[0]))
+
+
+_generation = [0]
+"""Counts registrations, so that a game registered or dropped is seen at once."""
+
+
+@lru_cache(maxsize=8)
+def _games(env: str, generation: int) -> dict[str, GameDescriptor]:
+    # asked for on every page a phone is sent (its game's plugin): worked out once per set of games
     out: dict[str, GameDescriptor] = {}
-    for d in (*_installed(), *_from_env(os.environ.get(ENV, "")), *_registered.values()):
+    for d in (*_installed(), *_from_env(env), *_registered.values()):
         if d.name in out and out[d.name] is not d:
             raise RuntimeError(f"two games are called {d.name!r}")
         out[d.name] = d
@@ -80,9 +90,11 @@ def register(descriptor: GameDescriptor) -> GameDescriptor:
     if descriptor.name in games() and games()[descriptor.name] is not descriptor:
         raise RuntimeError(f"two games are called {descriptor.name!r}")
     _registered[descriptor.name] = descriptor
+    _generation[0] += 1
     return descriptor
 
 
 def unregister(name: str) -> None:
     _registered.pop(name, None)
+    _generation[0] += 1
 

@@ -154,17 +154,25 @@ PER_REQUEST = frozenset({"request", "session", "g", "csrf_token", "get_flashed_m
 """Globals whose value is the request's or the phone's own: a part reading one is never shared."""
 
 
+UNKEYED: set[str] = set()
+"""Templates found to read something that cannot be keyed: rendered per version."""
+
+
 def _across_versions(viewer: Caller, part: Part) -> str:
     """A part rendered, or the same HTML kept from an earlier version (or
     another table) whose template read the same values (:mod:`.reads`)."""
     from companion.web import public_base_url
 
     ctx = context(viewer, board=part.board)
-    env = current_app.jinja_env
-    digest = reads.key(env, part.template, ctx, SAME_FOR_A_GAME, _added(),
-                       viewer.snap.cached("reads-memo", dict))   # the board contexts live as long as the snapshot
     make = lambda: _wrap(part, render_template(part.template, **ctx))   # noqa: E731
+    if part.template in UNKEYED:
+        return make()
+    digest = reads.key(current_app.jinja_env, part.template, ctx, SAME_FOR_A_GAME, _added(),
+                       viewer.snap.cached("reads-memo", dict))   # the board contexts live as long as the snapshot
     if digest is None:
+        # what stops it is what its template reads (a method, a request's global), the same next time:
+        # not worked out again
+        UNKEYED.add(part.template)
         return make()
     return ACROSS.get((part.name, part.template, viewer.snap.table["game"], public_base_url(), request.script_root,
                        digest), make)

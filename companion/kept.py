@@ -29,18 +29,13 @@ class Kept(Generic[T]):
     def __init__(self, keep: int) -> None:
         self.keep = keep
         self._kept: "OrderedDict[Hashable, T]" = OrderedDict()
-        self.asked = self.made = 0
-        """How often ``get`` was called and how often it made the thing: for
-        tests and benchmarks (counted without a lock, so about right under threads)."""
 
     def get(self, key: Hashable, make: Callable[[], T]) -> T:
         """What ``make()`` made for ``key``: made now unless kept."""
         kept = self._kept
-        self.asked += 1
         try:
             found = kept[key]
         except KeyError:
-            self.made += 1
             found = make()
             kept[key] = found
             while len(kept) > self.keep:

@@ -22,9 +22,8 @@ from typing import Any
 from flask import current_app, render_template, request, url_for
 from markupsafe import Markup
 
-from companion import plugins, reads
+from companion import plugins
 from companion.caller import Caller
-from companion.kept import Kept
 from companion.plugins import Part
 from companion.snapshot import Snapshot
 
@@ -84,12 +83,11 @@ def _context(caller: Caller, said: Response | None, board: bool) -> dict[str, An
     said = said or Response()
     return {
         "snap": snap, "game": snap.game, "me": seat, "is_host": caller.host,
-        "to_move": snap.to_move(), "table_notice": snap.table.get("notice"),
         "error": said.error, "notice": said.notice, "join_error": said.join_error,
         "handovers": (lambda: handovers(snap)) if caller.host else (lambda: []),
         "join_url": _join_url(snap.code, public_base_url()),
-        "plugin": plugin, "label": reads.pure(lambda action: plugins.action_label(game, action)),
-        "to_json": reads.pure(lambda value: json.dumps(value, sort_keys=True, separators=(",", ":"))),
+        "plugin": plugin, "label": lambda action: plugins.action_label(game, action),
+        "to_json": lambda value: json.dumps(value, sort_keys=True, separators=(",", ":")),
         **extra,
     }
 
@@ -129,53 +127,8 @@ def render_part(caller: Caller, part: Part, said: Response | None = None) -> str
     from companion.web import public_base_url
 
     key = ("part", part.name, None if part.shared else (caller.seat, caller.host), public_base_url())
-    return caller.snap.cached(key, lambda: _across_versions(viewer, part))
-
-
-ACROSS = Kept[str](4096)
-"""Parts kept across versions and tables (a few KiB each), keyed by what their templates read."""
-SAME_FOR_A_GAME = frozenset({"game", "plugin"})
-"""Context names that stay the same for every table of one game (the key names the game)."""
-
-
-def _added() -> frozenset[str]:
-    """The names Flask adds to every template's context in this app (once per
-    app), and the globals that differ per request."""
-    added = current_app.extensions.get("companion_added_names")
-    if added is None:
-        names: dict[str, Any] = {}
-        current_app.update_template_context(names)
-        added = current_app.extensions["companion_added_names"] = (
-            frozenset(names) - set(current_app.jinja_env.globals)) | PER_REQUEST
-    return added
-
-
-PER_REQUEST = frozenset({"request", "session", "g", "csrf_token", "get_flashed_messages"})
-"""Globals whose value is the request's or the phone's own: a part reading one is never shared."""
-
-
-UNKEYED: set[str] = set()
-"""Templates found to read something that cannot be keyed: rendered per version."""
-
-
-def _across_versions(viewer: Caller, part: Part) -> str:
-    """A part rendered, or the same HTML kept from an earlier version (or
-    another table) whose template read the same values (:mod:`.reads`)."""
-    from companion.web import public_base_url
-
-    ctx = context(viewer, board=part.board)
-    make = lambda: _wrap(part, render_template(part.template, **ctx))   # noqa: E731
-    if part.template in UNKEYED:
-        return make()
-    digest = reads.key(current_app.jinja_env, part.template, ctx, SAME_FOR_A_GAME, _added(),
-                       viewer.snap.cached("reads-memo", dict))   # the board contexts live as long as the snapshot
-    if digest is None:
-        # what stops it is what its template reads (a method, a request's global), the same next time:
-        # not worked out again
-        UNKEYED.add(part.template)
-        return make()
-    return ACROSS.get((part.name, part.template, viewer.snap.table["game"], public_base_url(), request.script_root,
-                       digest), make)
+    return caller.snap.cached(key, lambda: _wrap(part, render_template(part.template,
+                                                                            **context(viewer, board=part.board))))
 
 
 def _wrap(part: Part, html: str) -> str:

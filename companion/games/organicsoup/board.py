@@ -30,7 +30,6 @@ from engine.chem import ELEMENT_NAMES
 from engine.organicsoup.atoms import ELEMENTS
 from engine.organicsoup.cards import LEVEL_NAMES
 from companion.games.organicsoup.cards import face, recipe_card
-from companion.reads import pure
 
 HAND_ORDER = ("simple", "complex", "amino")
 
@@ -227,5 +226,5 @@ def board_context(snap: Any, seat: int | None) -> dict[str, Any]:
         "players": players(snap, seat),
         "standings": standings(snap),
         "say": lambda text: in_names(snap, text),
-        "face": pure(lambda recipe_id, big=False: face(game, recipe_id, big)),
+        "face": lambda recipe_id, big=False: face(game, recipe_id, big),
     }}

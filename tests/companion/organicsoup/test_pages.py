@@ -14,24 +14,14 @@ from typing import Any
 
 from companion.web import get_referee
 from tests.companion.organicsoup.conftest import SEED
+from tests.companion.reading import attr as _attr
+from tests.companion.reading import page as _page
 
 NAMES = ["Ada", "Bo", "Cy", "Di"]
 
 
 def _table(api: Any, players: int = 3, seed: int = 5) -> dict[str, Any]:
     return api.table(game="organicsoup", seed=seed, players=NAMES[:players])
-
-
-def _page(app: Any, code: str, token: str | None) -> str:
-    client = app.test_client()
-    if token:
-        client.set_cookie(f"labkit_seat_{code}", token)
-    return client.get(f"/t/{code}").get_data(as_text=True)
-
-
-def _attr(tag: str, name: str) -> str | None:
-    m = re.search(rf"""{name}=(?:"([^"]*)"|'([^']*)')""", tag)
-    return None if m is None else html.unescape(m.group(1) if m.group(1) is not None else m.group(2))
 
 
 def _offered(page: str) -> list[dict[str, Any]]:

@@ -15,7 +15,6 @@ target (``data-target="space"``); ``data-act-collect`` gathers ticked boxes.
 from __future__ import annotations
 
 import json
-import pickle
 from collections import defaultdict
 from typing import Any
 
@@ -25,7 +24,6 @@ from engine.labnotes.tools import GROUND
 from companion.games.labnotes.drawn import field_html, panel_html, structure_html
 from companion.games.labnotes.sheet import formula_runs
 from companion.games.labnotes.words import score_lines
-from companion.kept import Kept
 
 SOURCE_WORDS = {"die": "your die", "community": "Community die", "burner": "Bunsen Burner", "flask": "Retort Flask"}
 FACE_WORDS = {"H": "Hydrogen", "O": "Oxygen", "N": "Nitrogen", "C": "Carbon", "burner": "Bunsen Burner"}
@@ -119,21 +117,9 @@ def sheets(snap, seat, view, data, offered_spaces, offered_bonds) -> list[dict[s
     drawings are shared across versions too (:mod:`.drawn`)."""
     order = ([seat] if seat is not None else []) + [s for s in range(len(view["seats"])) if s != seat]
     return [sheet_entry(snap, s, view["seats"][s], data, offered_spaces, offered_bonds) if s == seat
-            else snap.cached(("labnotes-sheet", s), lambda s=s: _anyones(snap, s, data))
+            else snap.cached(("labnotes-sheet", s),
+                             lambda s=s: sheet_entry(snap, s, snap.view(None)["seats"][s], data, None, None))
             for s in order]
-
-
-_SHEETS = Kept[dict](1024)
-"""Sheets as anyone sees them, kept across versions: a move changes one sheet."""
-
-
-def _anyones(snap, s, data) -> dict[str, Any]:
-    """Seat ``s``'s sheet as anyone sees it: the same while what is written
-    on it and its score stay the same (the key holds both, and the name)."""
-    shown = snap.view(None)["seats"][s]
-    score = next(x for x in snap.running_result().scores if x.seat == s)
-    key = (id(snap.game), snap.name(s), _json(shown), pickle.dumps(score, protocol=pickle.HIGHEST_PROTOCOL))
-    return _SHEETS.get(key, lambda: sheet_entry(snap, s, shown, data, None, None))
 
 
 def sheet_entry(snap, s, shown, data, offered_spaces, offered_bonds) -> dict[str, Any]:

@@ -174,8 +174,17 @@ def test_a_table_of_lab_notes_on_three_phones(browser: Any, labnotes: None, serv
 
     # The final score appears in every browser, with each player's breakdown.
     score = api(base, "GET", f"/api/tables/{code}/score")[1]
-    for page in (ada, bo, host):
-        page.wait_for_selector("#final-score")
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    final = api(base, "GET", f"/api/tables/{code}")[1]["version"]
+    for name, page in (("Ada", ada), ("Bo", bo), ("the host", host)):
+        # Seen failing twice in many runs on a loaded 2-core machine, cause not found: say which
+        # phone and how far behind it was. (A stream that missed a change looks again every 5 s.)
+        try:
+            page.wait_for_selector("#final-score", timeout=30_000)
+        except PlaywrightTimeout as exc:
+            shown = page.evaluate("(document.getElementById('live-state') || {dataset: {}}).dataset.version")
+            raise AssertionError(f"{name}'s phone shows version {shown} of {final} and no final score") from exc
         table_text = page.inner_text("#final-score")
         for s in score["scores"]:
             assert str(s["total"]) in table_text

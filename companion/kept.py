@@ -52,6 +52,3 @@ class Kept(Generic[T]):
 
     def __len__(self) -> int:
         return len(self._kept)
-
-    def clear(self) -> None:
-        self._kept.clear()

@@ -66,15 +66,14 @@ def context(caller: Caller, said: Response | None = None, board: bool = True) ->
     it is one dict per version and viewer, shared by the viewer's parts)."""
     from companion.web import public_base_url
 
+    base = public_base_url()
     if said is None or said.empty:
-        return caller.snap.cached(("context", caller.seat, caller.host, board, public_base_url()),
-                                  lambda: _context(caller, None, board))
-    return _context(caller, said, board)
+        return caller.snap.cached(("context", caller.seat, caller.host, board, base),
+                                  lambda: _context(caller, None, board, base))
+    return _context(caller, said, board, base)
 
 
-def _context(caller: Caller, said: Response | None, board: bool) -> dict[str, Any]:
-    from companion.web import public_base_url
-
+def _context(caller: Caller, said: Response | None, board: bool, base: str) -> dict[str, Any]:
     snap, seat = caller.snap, caller.seat
     game = snap.table["game"]
     plugin = plugins.plugin(game)
@@ -85,7 +84,7 @@ def _context(caller: Caller, said: Response | None, board: bool) -> dict[str, An
         "snap": snap, "game": snap.game, "me": seat, "is_host": caller.host,
         "error": said.error, "notice": said.notice, "join_error": said.join_error,
         "handovers": (lambda: handovers(snap)) if caller.host else (lambda: []),
-        "join_url": _join_url(snap.code, public_base_url()),
+        "join_url": _join_url(snap.code, base),
         "plugin": plugin, "label": lambda action: plugins.action_label(game, action),
         "to_json": lambda value: json.dumps(value, sort_keys=True, separators=(",", ":")),
         **extra,

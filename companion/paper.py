@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, abort, jsonify, render_template, request
 
-from engine.core import InvalidState
+from engine.core import InvalidState, MalformedInput
 from engine.descriptor import GameDescriptor, PaperTool
 from companion.security import json_error, rate_limit
 from companion.web import get_referee
@@ -39,7 +39,7 @@ def run(game: str, verb: str, text: str) -> tuple[int, dict[str, Any] | None, li
         report = tool.run(get_referee().game(game), data)
     except InvalidState as exc:
         lines = [line[2:] if line.startswith("- ") else line for line in str(exc).splitlines()]
-        return 422, None, [line for line in lines if line.strip()]
+        return 400 if isinstance(exc, MalformedInput) else 422, None, [line for line in lines if line.strip()]
     return 200, report.to_dict(), None
 
 
@@ -92,7 +92,7 @@ def openapi_paths() -> dict[str, Any]:
         "responses": {
             "200": {"description": "The finding",
                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/PaperReport"}}}},
-            "400": {"description": "Not JSON, or not readable", **err},
+            "400": {"description": "Not JSON, or a field not in its format (the field is named)", **err},
             "403": {"description": "Refused: a request from another site.", **err},
             "404": {"description": "No such game or paper tool here.", **err},
             "413": {"description": "The body is too large.", **err},

@@ -44,6 +44,13 @@ class InvalidState(RulesError):
     """A state (or a paper sheet) read from outside breaks the rules or the format."""
 
 
+class MalformedInput(InvalidState):
+    """Input from outside that is not in its format at all, before any rule
+    can be read from it (a list where a card's name belongs): the message
+    names the field. A server answers it 400, where a sheet that breaks a
+    rule is 422."""
+
+
 @dataclass(frozen=True)
 class ScoreLine:
     """One box of a score sheet: ``label`` as printed, ``points`` signed."""

@@ -17,7 +17,7 @@ from werkzeug.exceptions import BadRequest
 
 from companion import openapi
 from companion.caller import Caller, again, by_token
-from companion.errors import REFUSALS, BadInput, Conflict, Forbidden, status_of
+from companion.errors import BIGINT_LIMIT, REFUSALS, BadInput, Conflict, Forbidden, status_of
 from companion.lobby import clean_code
 from companion.security import json_error, rate_limit
 from companion.snapshot import Snapshot
@@ -65,8 +65,8 @@ def _answer(caller: Caller, status: int = 200) -> Any:
 
 def _version(data: dict[str, Any]) -> int:
     version = data.get("version")
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise BadInput("Send \"version\": the table version you saw (an integer).")
+    if isinstance(version, bool) or not isinstance(version, int) or not 0 <= version < BIGINT_LIMIT:
+        raise BadInput("Send \"version\": the table version you saw (a whole number from 0).")
     return version
 
 

@@ -13,6 +13,12 @@ from typing import Any
 from engine.core import IllegalAction, RulesError
 
 
+BIGINT_LIMIT = 2 ** 63
+"""Versions and seeds are stored as 64-bit integers (SQLite's and
+PostgreSQL's BIGINT): anything at or past this is no table's and is refused
+before it reaches the database."""
+
+
 class TableError(Exception):
     """A request the companion refuses; the message is for players."""
 

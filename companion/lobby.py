@@ -14,7 +14,7 @@ import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from engine.core import RulesError
-from companion.errors import BadInput, Conflict, Gone, NotFound, Refused
+from companion.errors import BIGINT_LIMIT, BadInput, Conflict, Gone, NotFound, Refused
 from companion.snapshot import Snapshot, digest
 from companion.store import CodeTaken, VersionConflict
 from labkit import registry
@@ -81,7 +81,7 @@ class LobbyRules:
         plain_json(options, OPTIONS_MAX_CHARS, "Options")
         if seed is None:
             seed = secrets.randbits(63)
-        elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
+        elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < BIGINT_LIMIT:
             raise BadInput("A seed is an integer from 0 to 2^63 - 1.")
         # The engine reads the options now, so a bad option fails at creation:
         # good when they work for some player count (a variant may need more players).
@@ -124,9 +124,11 @@ class LobbyRules:
         raise Conflict("The table is very busy: try again.", self.snapshot(snap.code))
 
     def _options_work(self: "Referee", game: Any, seed: int, options: dict[str, Any], seated: int | None) -> None:
-        """The engine reads ``options`` for the players seated (or, while
-        seats may still change, for some player count); a refusal is its sentence."""
-        counts = [seated] if seated else range(game.min_players, game.max_players + 1)
+        """The engine reads ``options`` for some player count the table can
+        still start with (the players seated, or more: seats change until the
+        start, and one seated player is no count at all for most games); a
+        refusal is the engine's sentence."""
+        counts = range(max(seated or 0, game.min_players), game.max_players + 1)
         refusals = []
         for players in counts:
             try:

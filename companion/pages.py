@@ -24,7 +24,7 @@ from markupsafe import Markup
 
 from companion import live, plugins
 from companion.caller import Caller, again, by_cookies
-from companion.errors import REFUSALS, BadInput, Conflict, Forbidden, NotFound, status_of
+from companion.errors import BIGINT_LIMIT, REFUSALS, BadInput, Conflict, Forbidden, NotFound, status_of
 from companion.lobby import clean_code
 from companion.paper import links as paper_links
 from companion.security import host_cookie, rate_limit, seat_cookie, set_token_cookie
@@ -63,9 +63,10 @@ def _back_to_table(code: str) -> Response:
 
 def _seen_version() -> int:
     try:
-        return int(request.form.get("version", ""))
+        version = int(request.form.get("version", ""))
     except ValueError:
         return -1
+    return version if 0 <= version < BIGINT_LIMIT else -1
 
 
 def _home(error: str | None = None, code: str = "", status: int = 200) -> tuple[str, int]:

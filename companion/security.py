@@ -83,7 +83,10 @@ def _check_origin() -> None:
 def _check_csrf() -> None:
     expected = session.get("csrf")
     sent = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD)
-    if not (isinstance(expected, str) and isinstance(sent, str) and hmac.compare_digest(expected, sent)):
+    # compared as bytes: hmac refuses str with characters outside ASCII, and a
+    # header or form field can hold anything a client sends
+    if not (isinstance(expected, str) and isinstance(sent, str)
+            and hmac.compare_digest(expected.encode(), sent.encode("utf-8", "surrogatepass"))):
         raise Forbidden("This page is out of date (its security token does not match): reload it.")
 
 

@@ -72,7 +72,7 @@ class OrganicSoup(Game[State]):
     # --- the contract -------------------------------------------------------
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
         if options:
-            raise ValueError(f"Organic Soup has no options, found {sorted(options)}")
+            raise IllegalAction(f"Organic Soup has no setup options (found {', '.join(map(repr, sorted(options)))}).")
         return setup(self.cards, players, seed)
 
     def to_move(self, state: State) -> list[int]:

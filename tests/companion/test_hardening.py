@@ -98,3 +98,52 @@ def test_a_server_out_of_connections_says_busy_and_changes_nothing(tmp_path: Any
     assert "busy" in answer.json["error"]
     assert api.state(table["code"])["version"] == before["version"]
     db.close()
+
+
+BEYOND = 2 ** 63   # past a 64-bit integer: SQLite cannot even hold it
+
+
+def test_a_version_past_64_bits_is_refused_on_every_endpoint_and_changes_nothing(api: Any, phones: Any) -> None:
+    """Found by fuzzing: a version at 2^63 reached SQLite and answered 500."""
+    made = api.table(players=["Ada", "Bo"], start=False)
+    code, host, seat = made["code"], made["host"], made["tokens"][0]
+    before = api.state(code, host)["version"]
+    for version in (BEYOND, BEYOND * 4, -1):
+        for url, token, body in ((f"/api/tables/{code}/start", host, {}),
+                                 (f"/api/tables/{code}/undo", host, {}),
+                                 (f"/api/tables/{code}/actions", seat, {"action": {"type": "roll"}})):
+            answer = api.call("POST", url, {**body, "version": version}, token)
+            assert answer.status_code == 400, (url, version, answer.status_code, answer.json)
+            assert "version" in answer.json["error"]
+    host_phone = phones()
+    host_phone.client.set_cookie(f"labkit_host_{code}", host)
+    host_phone.get(f"/t/{code}")
+    for path, fields in (("start", {}), ("undo", {}), ("options", {}), ("act", {"action": '{"type": "roll"}'})):
+        answer = host_phone.post(f"/t/{code}/{path}", {**fields, "version": str(BEYOND)})
+        assert 400 <= answer.status_code < 500, (path, answer.status_code)
+    assert api.state(code, host)["version"] == before
+
+
+def test_a_security_token_outside_ascii_is_refused_not_a_crash(phones: Any) -> None:
+    """Found by fuzzing: hmac.compare_digest raised on non-ASCII text (500)."""
+    phone = phones()
+    phone.get("/")
+    as_header = phone.client.post("/tables", data={"game": "toyrace"}, headers={"X-CSRF-Token": "é€\u2603"})
+    in_form = phone.client.post("/tables", data={"game": "toyrace", "csrf_token": "jeton-é€"})
+    for answer in (as_header, in_form):
+        assert answer.status_code == 403, answer.status_code
+        assert "security token" in answer.get_data(as_text=True)
+
+
+def test_options_with_one_player_seated_are_read_for_the_counts_the_table_can_start_with(phones: Any) -> None:
+    """Found by fuzzing: Organic Soup (2-4 players) with one seat was set up for 1 player (500)."""
+    host = phones()
+    code = host.create("organicsoup")
+    host.join(code, "Ada")
+    answer = host.post(f"/t/{code}/options", {"version": str(host.version(code))})
+    assert answer.status_code == 200, answer.get_data(as_text=True)[:300]
+
+
+def test_an_option_a_game_does_not_have_is_a_sentence(api: Any) -> None:
+    answer = api.call("POST", "/api/tables", {"game": "organicsoup", "options": {"extra": 1}})
+    assert answer.status_code == 400 and "no setup options" in answer.json["error"], answer.json

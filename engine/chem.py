@@ -75,13 +75,17 @@ def element(symbol: str) -> Element:
     name from the periodic table and CPK's colour for 'other'."""
     if symbol in ELEMENTS:
         return ELEMENTS[symbol]
-    try:
-        number = Chem.GetPeriodicTable().GetAtomicNumber(symbol)
-        name = Chem.GetPeriodicTable().GetElementName(number)
-        valence = max(0, Chem.GetPeriodicTable().GetDefaultValence(number))
-    except RuntimeError:
-        raise ChemistryError(f"{symbol!r} is not an element") from None
-    return Element(symbol, name, valence, OTHER.fill, OTHER.ink, OTHER.stroke)
+    # looked up in our own list first: RDKit, asked for a symbol it does not
+    # know, prints its native stack trace to the terminal before it raises
+    number = _ATOMIC_NUMBERS.get(symbol)
+    if number is None:
+        raise ChemistryError(f"{symbol!r} is not an element")
+    table = Chem.GetPeriodicTable()
+    return Element(symbol, table.GetElementName(number), max(0, table.GetDefaultValence(number)),
+                   OTHER.fill, OTHER.ink, OTHER.stroke)
+
+
+_ATOMIC_NUMBERS: dict[str, int] = {Chem.GetPeriodicTable().GetElementSymbol(n): n for n in range(1, 119)}
 
 
 class ChemistryError(ValueError):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Sequence, TypeVar
 
 import yaml
@@ -36,12 +36,30 @@ class Problem:
     column: str | None
     message: str
     label: str = "column"  # "key" in YAML files
+    number: int | None = None
+    """A CSV column's place in its file's header, counted from 1, shown as
+    a spreadsheet names it (A, B, ... Z, AA; see :meth:`CardFiles.numbered`)."""
 
     def __str__(self) -> str:
         where = self.path if self.line is None else f"{self.path}:{self.line}"
+        if self.column and self.number:
+            return f"{where}: {self.label} '{self.column}' ({spreadsheet_column(self.number)}): {self.message}"
         if self.column:
             return f"{where}: {self.label} '{self.column}': {self.message}"
         return f"{where}: {self.message}"
+
+
+def spreadsheet_column(number: int) -> str:
+    """A column's number as a spreadsheet heads it: 1 is A, 26 Z, 27 AA.
+
+    >>> [spreadsheet_column(n) for n in (1, 4, 26, 27, 53)]
+    ['A', 'D', 'Z', 'AA', 'BA']
+    """
+    letters = ""
+    while number > 0:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
 
 
 class DataError(ValueError):
@@ -127,6 +145,25 @@ class CardFiles:
         self.read: dict[str, list[tuple[int, Any]]] = {}
         """Every row and document read, by file, as ``(line, model)``: where a
         card came from, for checks made after parsing (text that will not fit)."""
+
+    def numbered(self, problems: Iterable[Problem]) -> list[Problem]:
+        """``problems`` with each CSV column's number beside its name, read
+        from that file's header (an author finds a column by its number in a
+        spreadsheet; the checks that find a problem know only its name)."""
+        headers = {}
+        for name, raw in self.files.items():
+            if name.endswith(".csv"):
+                text = raw if isinstance(raw, str) else raw.decode("utf-8-sig", "replace")
+                first = next(csv.reader(io.StringIO(text.removeprefix("\ufeff").split("\n", 1)[0])), [])
+                headers[self.shown(name)] = [h.strip() for h in first]
+        out = []
+        for p in problems:
+            header = headers.get(p.path)
+            top = p.column.split(".", 1)[0] if p.column else None
+            if header and top in header and p.number is None:
+                p = replace(p, number=header.index(top) + 1)
+            out.append(p)
+        return out
 
     def origin(self, model: Any) -> tuple[str, int] | None:
         """The file and line a model was read from (``None`` if not from here)."""
@@ -291,9 +328,7 @@ def parse_yaml(text: str, shown: str, model: type[M]) -> M:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark else None
-        raise DataError([Problem(shown, line, None, f"not valid YAML: {getattr(exc, 'problem', exc)}")]) from None
+        raise DataError([_yaml_syntax(exc, shown)]) from None
     if data is None:
         data = {}
     try:
@@ -304,6 +339,24 @@ def parse_yaml(text: str, shown: str, model: type[M]) -> M:
             line, key = _yaml_locate(node, err["loc"])
             problems.append(Problem(shown, line, key, describe(err), label="key"))
         raise DataError(problems) from None
+
+
+def _yaml_syntax(exc: yaml.YAMLError, shown: str) -> Problem:
+    """A YAML syntax error at the line of the broken part. PyYAML notices a
+    break where it gives up, often a line late (a key without its colon is
+    found out on the line below), and names the part it was reading as its
+    context: a key, a quoted text, a [list] or {mapping} written on one line
+    is the broken part itself, so its start is the line to fix; a block (an
+    indented list or mapping) is only what surrounds the break."""
+    problem = getattr(exc, "problem", None) or str(exc)
+    context, start = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+    mark = getattr(exc, "problem_mark", None)
+    if context and start is not None and "block" not in context:
+        return Problem(shown, start.line + 1, None,
+                       f"not valid YAML: {problem} ({context} that starts at character {start.column + 1})")
+    if mark is None:
+        return Problem(shown, None, None, f"not valid YAML: {problem}")
+    return Problem(shown, mark.line + 1, None, f"not valid YAML: {problem} (at character {mark.column + 1})")
 
 
 def _yaml_locate(node: Any, loc: Sequence[Any]) -> tuple[int | None, str | None]:

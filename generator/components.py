@@ -61,9 +61,8 @@ def pieces(component: Component, cardset: Any, *, bleed: float, ink_saver: bool)
             svg = render(template, ctx, where)
         origin = cardset.origin(shows) if shows is not None else None
         shown, line = origin if origin else (cardset.files.shown(MANIFEST), None)
-        for o in overflows:
-            out.problems.append(Problem(shown, line, o.field,
-                                        f"{o.message} (on the {component.name.lower()})"))
+        out.problems.extend(cardset.files.numbered(
+            Problem(shown, line, o.field, f"{o.message} (on the {component.name.lower()})") for o in overflows))
         for attrs, text in _TEXT.findall(svg):
             missing = fonts.missing_glyphs(unescape(text), 'font-weight="bold"' in attrs)
             if missing:

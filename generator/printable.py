@@ -80,7 +80,7 @@ def glyph_problems(cardset: CardSet) -> list[Problem]:
                     out.append(Problem(cardset.files.shown(name), line, column,
                                        f"has characters the printed font cannot draw: {fonts.describe_missing(missing)}"
                                        " (the font covers Latin, Greek and Cyrillic)"))
-    return out
+    return cardset.files.numbered(out)
 
 
 def _texts(model, prefix: str = ""):

@@ -99,7 +99,11 @@ def _stamp(game: GameDescriptor, folder: Path) -> tuple:
 @lru_cache(maxsize=16)
 def _cardset(game: GameDescriptor, folder: Path, stamp: tuple) -> CardSet:
     files = read(game, folder)
-    return CardSet(game, folder, files, game.parse_cards(files))
+    try:
+        cards = game.parse_cards(files)
+    except DataError as exc:
+        raise DataError(files.numbered(exc.problems)) from None
+    return CardSet(game, folder, files, cards)
 
 
 def cardset(game: GameDescriptor, folder: Path | None = None) -> CardSet:

@@ -49,7 +49,7 @@ def test_it_is_validated_with_its_own_messages(tmp_path: Path):
     (copy / "bonuses.csv").write_text(text.replace("lucky-3,Tail Wind,3,", "lucky-3,Tail Wind,three,"))
     bad = _labkit("validate", str(copy))
     assert bad.returncode == 1
-    assert "bonuses.csv:4: column 'points': expected a whole number, found 'three'" in bad.stderr
+    assert "bonuses.csv:4: column 'points' (C): expected a whole number, found 'three'" in bad.stderr
 
 
 def test_it_is_printed(tmp_path: Path):

@@ -165,7 +165,7 @@ def test_the_view_offers_the_open_reaction_form(game):
 
 
 def test_setup_takes_no_options(game):
-    with pytest.raises(ValueError, match="no options"):
+    with pytest.raises(ValueError, match="no setup options"):
         game.setup(2, 1, {"variant": "x"})
     assert game.to_dict(game.setup(2, 1, {})) == game.to_dict(game.setup(2, 1, None))
 

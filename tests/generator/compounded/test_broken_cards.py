@@ -45,8 +45,8 @@ def test_a_broken_card_is_named_and_nothing_is_printed(broken, tmp_path):
     checked = labkit("validate", str(broken))
     assert checked.returncode == 1, checked.stdout + checked.stderr
     out = " ".join((checked.stdout + checked.stderr).split())
-    assert f"compounds.csv:{water}: column 'name': is " in out and "characters too long" in out
-    assert f"compounds.csv:{ozone}: column 'name': has characters the printed font cannot draw" in out
+    assert f"compounds.csv:{water}: column 'name' (C): is " in out and "characters too long" in out
+    assert f"compounds.csv:{ozone}: column 'name' (C): has characters the printed font cannot draw" in out
     assert "2 problems" in out
     # the same problems stop a build before it writes a file
     target = tmp_path / "out"

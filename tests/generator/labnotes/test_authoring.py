@@ -40,20 +40,20 @@ def test_a_fact_too_long_for_its_card(copy, tmp_path):
     assert len(FACT) > 300
     edit(copy / "notecards.csv", "Made from the nitrogen of the air by the Haber-Bosch process to feed crops.", f'"{FACT}"')
     text = _refused(copy, tmp_path)
-    assert "notecards.csv:2: column 'fact': is " in text and "characters too long for its" in text
+    assert "notecards.csv:2: column 'fact' (F): is " in text and "characters too long for its" in text
     assert "shorten it (on the notecards and lab fires)" in text
 
 
 def test_a_tool_ability_too_long_for_its_card(copy, tmp_path):
     edit(copy / "tools.csv", "Ignore a Lab Fire.", '"' + "Ignore a Lab Fire. " * 16 + '"')
     text = _refused(copy, tmp_path)
-    assert "tools.csv:4: column 'ability': is " in text and "characters too long" in text
+    assert "tools.csv:4: column 'ability' (H): is " in text and "characters too long" in text
 
 
 def test_characters_the_font_cannot_draw(copy, tmp_path):
     edit(copy / "notecards.csv", "methane,compound,Methane,", "methane,compound,Méthane ☢ 甲烷,")
     text = _refused(copy, tmp_path)
-    assert ("notecards.csv:3: column 'name': has characters the printed font cannot draw: "
+    assert ("notecards.csv:3: column 'name' (C): has characters the printed font cannot draw: "
             "'甲' (U+7532), '烷' (U+70F7)") in text
     assert text.count("notecards.csv:3:") == 1          # said once, where the author can fix it
 
@@ -99,6 +99,6 @@ def test_a_tool_whose_ability_the_rules_do_not_know(copy, tmp_path):
     """A new tool id prints, but no rule would play it: an error, never dropped in silence."""
     edit(copy / "tools.csv", "fume-hood,Fume Hood,", "smoke-machine,Smoke Machine,")
     text = _refused(copy, tmp_path)
-    assert ("tools.csv:7: column 'id': expected the id of a tool whose ability the rules know "
+    assert ("tools.csv:7: column 'id' (A): expected the id of a tool whose ability the rules know "
             "(centrifuge, retort-flask, fire-suppressant, pipette, mortar-and-pestle, fume-hood), "
             "found 'smoke-machine'") in text

@@ -57,11 +57,11 @@ def test_every_problem_of_a_broken_copy_at_once(broken):
         load(broken)
     lines = [str(p) for p in info.value.problems]
     text = "\n".join(lines)
-    assert "notecards.csv:3: column 'formula': expected CH4 (the structure's formula), found 'CH5'" in text
-    assert "notecards.csv:9: column 'kind': expected 'compound' or 'lab_fire', found 'compund'" in text
-    assert "notecards.csv:15: column 'structure': SMILES 'NC(N)(N)(N)=O': Carbon atom 2 has 6 bonds, more than its 4" in text
-    assert "tools.csv:7: column 'icons': expected a whole number, found 'six'" in text
-    assert "tools.csv:7: column 'state': expected 'liquid', 'solid' or 'gas', found 'plasma'" in text
+    assert "notecards.csv:3: column 'formula' (D): expected CH4 (the structure's formula), found 'CH5'" in text
+    assert "notecards.csv:9: column 'kind' (B): expected 'compound' or 'lab_fire', found 'compund'" in text
+    assert "notecards.csv:15: column 'structure' (E): SMILES 'NC(N)(N)(N)=O': Carbon atom 2 has 6 bonds, more than its 4" in text
+    assert "tools.csv:7: column 'icons' (G): expected a whole number, found 'six'" in text
+    assert "tools.csv:7: column 'state' (C): expected 'liquid', 'solid' or 'gas', found 'plasma'" in text
     assert "sheet.yaml:13: key 'trash_cans': expected a whole number, found 'five'" in text
     assert len(lines) == 6
 
@@ -86,9 +86,9 @@ def test_chemistry_rules_in_validation(copy):
     with pytest.raises(DataError) as info:
         load(copy)
     text = str(info.value)
-    assert "notecards.csv:2: column 'structure': expected a complete compound, found 1 open bond(s)" in text
-    assert "notecards.csv:3: column 'structure': expected only H, O, N and C, found Sulfur" in text
-    assert "notecards.csv:15: column 'structure': cannot be built on a 2x3 compound field" in text  # urea, 8 atoms
+    assert "notecards.csv:2: column 'structure' (E): expected a complete compound, found 1 open bond(s)" in text
+    assert "notecards.csv:3: column 'structure' (E): expected only H, O, N and C, found Sulfur" in text
+    assert "notecards.csv:15: column 'structure' (E): cannot be built on a 2x3 compound field" in text  # urea, 8 atoms
 
 
 def test_validate_command(broken):

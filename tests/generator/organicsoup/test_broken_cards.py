@@ -54,5 +54,5 @@ def test_build_prints_nothing(broken, tmp_path: Path) -> None:
     out_dir = tmp_path / "out"
     run = labkit("build", "--data", str(folder), "--out", str(out_dir))
     assert run.returncode != 0
-    assert f"recipes.csv:{name_line}: column 'name'" in run.stdout + run.stderr
+    assert f"recipes.csv:{name_line}: column 'name' (C)" in run.stdout + run.stderr
     assert not list(out_dir.rglob("*.pdf")) and not list(out_dir.rglob("*.svg"))

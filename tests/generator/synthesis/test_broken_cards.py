@@ -49,7 +49,7 @@ def test_a_broken_card_is_named_and_nothing_is_printed(broken, tmp_path):
     checked = labkit("validate", str(broken))
     assert checked.returncode == 1, checked.stdout + checked.stderr
     out = " ".join((checked.stdout + checked.stderr).split())
-    assert f"patterns.csv:{first_shell}: column 'text': is " in out and "characters too long" in out
+    assert f"patterns.csv:{first_shell}: column 'text' (J): is " in out and "characters too long" in out
     assert f"chains.yaml:{horseshoe}: column 'name': has characters the printed font cannot draw" in out
     assert "U+9A6C" in out
     # the same problems stop a build before it writes a file

@@ -13,7 +13,10 @@ from engine.organicsoup.examples import example_cards
 from tests.engine.organicsoup.conftest import FOLDER, rulebook_files
 
 Chem = pytest.importorskip("rdkit.Chem")
-from rdkit.Chem import rdMolDescriptors  # noqa: E402
+from rdkit.Chem import rdCIPLabeler, rdMolDescriptors  # noqa: E402
+
+from engine.organicsoup.drawing import layout  # noqa: E402
+from tests.engine.organicsoup.stereo import drawn_cis, stereo_double_bonds  # noqa: E402
 
 
 def test_atom_cards_follow_the_rulebook(cards):
@@ -57,6 +60,22 @@ def test_simple_recipes_have_at_most_five_atoms(cards):
     assert min(r.size for r in cards.level("amino")) > max(r.size for r in cards.level("simple"))
 
 
+def test_complex_and_amino_recipes_overlap_in_size(cards):
+    """Design doc, Complex recipes: complex recipes have six to twelve atoms,
+    amino/nucleic ones ten to twenty-four, so the levels overlap. Glycine,
+    the smallest amino/nucleic recipe, has as many atoms as Pyruvic Acid and
+    fewer than Propane, Diaminomaleonitrile, Glyceraldehyde and Lactic Acid;
+    18 of the 20 have more atoms than any complex recipe."""
+    size = {level: sorted(r.size for r in cards.level(level)) for level in ("complex", "amino")}
+    assert (size["complex"][0], size["complex"][-1], size["amino"][0], size["amino"][-1]) == (6, 12, 10, 24)
+    glycine = cards.recipe("glycine").size
+    assert glycine == size["amino"][0] == 10
+    assert {r.id: r.size for r in cards.level("complex") if r.size >= glycine} == {
+        "pyruvic-acid": 10, "propane": 11, "diaminomaleonitrile": 12, "glyceraldehyde": 12, "lactic-acid": 12}
+    assert sum(n > size["complex"][-1] for n in size["amino"]) == 18
+    assert cards.recipe("lysine").size == 24 == 2 * size["complex"][-1]
+
+
 def test_every_recipe_checked_against_rdkit_directly(cards):
     """Every recipe is a real, neutral, single molecule of C, H, N and O, and
     the formula and counts the game prints are RDKit's own reading of its SMILES."""
@@ -72,6 +91,136 @@ def test_every_recipe_checked_against_rdkit_directly(cards):
         assert set(counts) <= {"C", "H", "N", "O"}, r.name
         assert Chem.GetFormalCharge(mol) == 0 and len(Chem.GetMolFrags(mol)) == 1, r.name
         assert r.atoms == tuple(counts.get(e, 0) for e in "CHNO"), r.name
+
+
+# The standard InChIKey of each card's molecule, worked out from its *name*,
+# never from the SMILES in the data: by OPSIN (name to structure; "nitrogen
+# monoxide" for Nitric Oxide, "propa-1,2-diene-1,3-dione" for Carbon Suboxide,
+# "carbon" and "dihydrogen" and so on for the basic recipes), then RDKit's
+# InChI. The amino acids are written without stereochemistry (design doc),
+# so theirs is the key of the unspecified molecule: the skeleton block of
+# the L form's key with the stereo block UHFFFAOYSA. A new or changed card
+# needs its key here, from its name (OPSIN, or its PubChem record).
+INCHIKEYS = {
+    "graphite": "OKTJSMMVPCPJKN-UHFFFAOYSA-N",
+    "hydrogen": "UFHFLCQGNIYNRP-UHFFFAOYSA-N",
+    "nitrogen": "IJGRMHOSHXDMSA-UHFFFAOYSA-N",
+    "oxygen": "MYMOFIZGZYHOMD-UHFFFAOYSA-N",
+    "water": "XLYOFNOQVPJJNP-UHFFFAOYSA-N",
+    "carbon-suboxide": "GNEVIACKFGQMHB-UHFFFAOYSA-N",
+    "nitric-oxide": "MWUXSHHQAYIFBG-UHFFFAOYSA-N",
+    "carbon-monoxide": "UGFAIRIUMAVXCW-UHFFFAOYSA-N",
+    "carbon-dioxide": "CURLTUGMZLYLDI-UHFFFAOYSA-N",
+    "ammonia": "QGZKDVFQNNGYKY-UHFFFAOYSA-N",
+    "methane": "VNWKTOKETHGBQD-UHFFFAOYSA-N",
+    "hydrogen-cyanide": "LELOWRISYMNNSU-UHFFFAOYSA-N",
+    "nitrous-oxide": "GQPLMRYTRLFLPF-UHFFFAOYSA-N",
+    "nitrogen-dioxide": "JCXJVPUVTGWSNB-UHFFFAOYSA-N",
+    "hydrogen-peroxide": "MHAJPDPJQMAIIY-UHFFFAOYSA-N",
+    "formaldehyde": "WSFSSNUMVMOOMR-UHFFFAOYSA-N",
+    "hydroxylamine": "AVXURJPOCDRRFD-UHFFFAOYSA-N",
+    "cyanamide": "XZMCDFZZKTWFGF-UHFFFAOYSA-N",
+    "ozone": "CBENFWSGALASAD-UHFFFAOYSA-N",
+    "isocyanic-acid": "OWIKHYCFFJSOEH-UHFFFAOYSA-N",
+    "acetylene": "HSFWRNGVRCDJHI-UHFFFAOYSA-N",
+    "formic-acid": "BDAGIHXWWSANSR-UHFFFAOYSA-N",
+    "nitrous-acid": "IOVCWXUNBOPUCH-UHFFFAOYSA-N",
+    "cyanogen": "JMANVNJQNLATNU-UHFFFAOYSA-N",
+    "propionitrile": "FVSKHRXBFJPNKK-UHFFFAOYSA-N",
+    "propane": "ATUOYWHBWRKTHZ-UHFFFAOYSA-N",
+    "methanol": "OKKJLVBELUTLKV-UHFFFAOYSA-N",
+    "ethanol": "LFQSCWFLJHTTHZ-UHFFFAOYSA-N",
+    "formamide": "ZHNUHDYFZUAESO-UHFFFAOYSA-N",
+    "urea": "XSQUKJJJFZCRTK-UHFFFAOYSA-N",
+    "glycolaldehyde": "WGCNASOHLSPBMP-UHFFFAOYSA-N",
+    "glyceraldehyde": "MNQZXJOMYWMBOU-UHFFFAOYSA-N",
+    "aminoacetonitrile": "DFNYGALUNNFWKJ-UHFFFAOYSA-N",
+    "acetaldehyde": "IKHGUXGNUITLKF-UHFFFAOYSA-N",
+    "acetic-acid": "QTBSBXVTEAMEQO-UHFFFAOYSA-N",
+    "acetonitrile": "WEVYAHXRMPXWCK-UHFFFAOYSA-N",
+    "ethylene": "VGGSQFUCUMXWEO-UHFFFAOYSA-N",
+    "ethane": "OTMSDBZUPAUEDD-UHFFFAOYSA-N",
+    "methylamine": "BAVYZALUXZFZLV-UHFFFAOYSA-N",
+    "pyruvic-acid": "LCTONWCANYUPML-UHFFFAOYSA-N",
+    "lactic-acid": "JVTAAEKCZFNVCJ-UHFFFAOYSA-N",
+    "hydrazine": "OAKJQQAXSVQMHS-UHFFFAOYSA-N",
+    "imidazole": "RAXXELZNTBOGNW-UHFFFAOYSA-N",
+    "diaminomaleonitrile": "DPZSNGJNFHWQDC-ARJAWSKDSA-N",   # Z; the E isomer, diaminofumaronitrile: -ONEGZZNKSA-N
+    "glycine": "DHMQDGOQFOQNFH-UHFFFAOYSA-N",
+    "alanine": "QNAYBMKLOCPYGJ-UHFFFAOYSA-N",
+    "serine": "MTCFGRXMJLQNBG-UHFFFAOYSA-N",
+    "threonine": "AYFVYJQAPQTCCC-UHFFFAOYSA-N",
+    "valine": "KZSNJWFQEVHDMF-UHFFFAOYSA-N",
+    "leucine": "ROHFNLRQFUQHCH-UHFFFAOYSA-N",
+    "isoleucine": "AGPKZVBTJJNPAG-UHFFFAOYSA-N",
+    "proline": "ONIBWKKTOPOVIA-UHFFFAOYSA-N",
+    "aspartic-acid": "CKLJMWTZIZZHCS-UHFFFAOYSA-N",
+    "glutamic-acid": "WHUUTDBJXJRKMK-UHFFFAOYSA-N",
+    "asparagine": "DCXYFEDJOCDNAF-UHFFFAOYSA-N",
+    "glutamine": "ZDXPYRJPNDTMRX-UHFFFAOYSA-N",
+    "lysine": "KDXKERNSBIXSRK-UHFFFAOYSA-N",
+    "histidine": "HNDVDQJCIGZPNO-UHFFFAOYSA-N",
+    "phenylalanine": "COLNVLDHVKWLRT-UHFFFAOYSA-N",
+    "adenine": "GFFGJBXGBJISGV-UHFFFAOYSA-N",
+    "guanine": "UYTPUPDQBNUYGX-UHFFFAOYSA-N",
+    "cytosine": "OPTASPLRGRRNAP-UHFFFAOYSA-N",
+    "thymine": "RWQNBRDOKXIBIV-UHFFFAOYSA-N",
+    "uracil": "ISAKRJDGNUQOIC-UHFFFAOYSA-N",
+}
+
+
+def test_every_recipe_is_the_molecule_its_name_says(cards):
+    """The formula and counts above cannot tell isomers apart (Leucine from
+    Isoleucine, maleo- from fumaronitrile): each card's SMILES must give the
+    standard InChIKey of the molecule its name names, stereo layer included."""
+    assert set(INCHIKEYS) == {r.id for r in cards.recipes}
+    wrong = [(r.name, Chem.MolToInchiKey(Chem.MolFromSmiles(r.smiles)), INCHIKEYS[r.id]) for r in cards.recipes
+             if Chem.MolToInchiKey(Chem.MolFromSmiles(r.smiles)) != INCHIKEYS[r.id]]
+    assert wrong == []
+
+
+def test_diaminomaleonitrile_is_the_z_isomer(cards):
+    """Diaminomaleonitrile is the cis (Z) isomer: its two amino groups on one
+    side of the C=C, its two nitriles on the other (the E isomer is
+    diaminofumaronitrile). The only stereo element in the data, so the only
+    one to check: no other recipe fixes a double bond or a stereocentre."""
+    mol = Chem.MolFromSmiles(cards.recipe("diaminomaleonitrile").smiles)
+    rdCIPLabeler.AssignCIPLabels(mol)
+    double = [b for b in mol.GetBonds() if b.GetBondType() == Chem.BondType.DOUBLE]
+    assert [b.GetProp("_CIPCode") for b in double] == ["Z"]
+    assert Chem.MolToInchi(mol) == "InChI=1S/C4H4N4/c5-1-3(7)4(8)2-6/h7-8H2/b4-3-"
+    assert Chem.MolToInchiKey(mol) == "DPZSNGJNFHWQDC-ARJAWSKDSA-N"
+    fixed = {r.id for r in cards.recipes
+             if any(s.specified == Chem.StereoSpecified.Specified for s in Chem.FindPotentialStereo(
+                 Chem.MolFromSmiles(r.smiles)))}
+    assert fixed == {"diaminomaleonitrile"}
+
+
+def test_every_drawing_keeps_the_geometry_of_its_double_bonds(cards):
+    """The drawing the card and the phone share (engine.organicsoup.drawing)
+    puts the atoms about a double bond on the sides its SMILES says: on
+    Diaminomaleonitrile both amino groups on one side, both nitriles on the other."""
+    assert stereo_double_bonds("F/C=C\\F") == [(0, 1, 2, 3, True)]
+    assert stereo_double_bonds("F/C=C/F") == [(0, 1, 2, 3, False)] and stereo_double_bonds("FC=CF") == []
+    checked = set()
+    for r in cards.recipes:
+        points = [(a.x, a.y) for a in layout(r).atoms]
+        for a, b, c, d, cis in stereo_double_bonds(r.smiles):
+            assert drawn_cis(points, a, b, c, d) == cis, r.name
+            checked.add(r.id)
+    assert checked == {"diaminomaleonitrile"}
+    damn = layout(cards.recipe("diaminomaleonitrile"))
+    points = [(a.x, a.y) for a in damn.atoms]
+    (b, c), = [(bond.a, bond.b) for bond in damn.bonds if bond.order == 2]
+
+    def on(i: int, element: str) -> int:
+        """The atom of ``element`` single-bonded to ``i``: its amino N or its nitrile C."""
+        return next(j for bond in damn.bonds if bond.order == 1 for k, j in ((bond.a, bond.b), (bond.b, bond.a))
+                    if k == i and damn.atoms[j].element == element)
+
+    amino, nitrile = [on(b, "N"), on(c, "N")], [on(b, "C"), on(c, "C")]
+    assert drawn_cis(points, amino[0], b, c, amino[1]) and drawn_cis(points, nitrile[0], b, c, nitrile[1])
+    assert not drawn_cis(points, amino[0], b, c, nitrile[1])
 
 
 def test_radicals_are_read_without_added_hydrogens(cards):

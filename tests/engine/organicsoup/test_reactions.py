@@ -8,7 +8,9 @@ from __future__ import annotations
 import pytest
 
 from engine.core import IllegalAction
+from engine.organicsoup.reactions import hand_levels
 from tests.engine.organicsoup.conftest import at, build, ingredient as ing, react
+from tests.rulebook import follows
 
 # The Nitric Oxide example: you (seat 0), the player to your left (seat 1,
 # next in clockwise order) and the player to your right (seat 2).
@@ -161,6 +163,28 @@ def test_an_amino_recipe_needs_a_complex_one_in_front(game):
                                         ing(0, "ammonia")], {"glutamic-acid": 1}))
     assert reason == "Glutamic Acid is an amino/nucleic recipe: you may form it from your hand only if a complex " \
                      "recipe was in front of you at the start of your turn."
+
+
+@follows("organic-soup.md", "React to form recipes from hand up to next level",
+         "He may only form a simple recipe if he has a basic recipe in front of him at the start of his turn.",
+         "Similarly, he may only form a complex recipe if he starts with a simple recipe in front of him, and an "
+         "amino/nucleic recipe only if he starts with a complex recipe in front of him.")
+def test_each_recipe_in_front_opens_only_the_level_above_it(game):
+    """Design reading 21: the rule's body, not its heading. A player whose
+    only recipe in front is a complex one (Propane) may form the amino/nucleic
+    recipe of his hand, but not his simple or complex one: "up to next level"
+    read alone would allow all three."""
+    s = at("graphite*2 hydrogen*3 oxygen ammonia +propane ?water ?ethane ?glycine | +ammonia")
+    assert hand_levels(game.cards, s.seats[0].recipes) == {"amino"}
+    assert refused(game, s, 0, react([ing(0, "hydrogen", 2), ing(0, "oxygen")], {"water": 2})) == \
+        "Water is a simple recipe: you may form it from your hand only if a basic recipe was in front of you at " \
+        "the start of your turn."
+    assert refused(game, s, 0, react([ing(0, "graphite", 2), ing(0, "hydrogen", 3)], {"ethane": 1})) == \
+        "Ethane is a complex recipe: you may form it from your hand only if a simple recipe was in front of you " \
+        "at the start of your turn."
+    after = game.apply(s, 0, react([ing(0, "graphite", 2), ing(0, "ammonia"), ing(0, "hydrogen"), ing(0, "oxygen")],
+                                   {"glycine": 1}))
+    assert after.winner == 0 and after.life == "glycine"
 
 
 def test_a_recipe_formed_in_the_reaction_does_not_open_the_next_level(game):

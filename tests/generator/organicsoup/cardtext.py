@@ -44,16 +44,22 @@ def words_by_page(path: Path) -> list[list[tuple[str, float, float]]]:
 def card_words(path: Path) -> dict[str, list[list[str]]]:
     """Every front face in a PDF: its piece id (``simple-recipes.water``) to
     the words of each printed copy, in drawing order."""
+    return {piece: [[text for text, _, _ in words] for words in copies]
+            for piece, copies in placed_card_words(path).items()}
+
+
+def placed_card_words(path: Path) -> dict[str, list[list[tuple[str, float, float]]]]:
+    """:func:`card_words` with each word's centre on the page, ``(text, x, y)``."""
     reader = PdfReader(path)
-    found: dict[str, list[list[str]]] = defaultdict(list)
+    found: dict[str, list[list[tuple[str, float, float]]]] = defaultdict(list)
     for index, words in enumerate(words_by_page(path)):
         placements, _ = inspect(reader, index)
         fronts = [p for p in placements if p.name.split(".")[-2] == "front"]
-        mine: dict[int, list[str]] = defaultdict(list)
+        mine: dict[int, list[tuple[str, float, float]]] = defaultdict(list)
         for text, x, y in words:
             for i, p in enumerate(fronts):
                 if p.box.x <= x <= p.box.x2 and p.box.y <= y <= p.box.y2:
-                    mine[i].append(text)
+                    mine[i].append((text, x, y))
                     break
         for i, p in enumerate(fronts):
             found[p.name.rsplit(".", 2)[0]].append(mine[i])

@@ -1,7 +1,8 @@
 """The Organic Soup print-and-play set, opened and inspected as real PDFs:
 the counts of the rulebook's "About the Cards", recipe cards growing with
 their level, each recipe's printed atom counts against RDKit's reading of its
-molecule, the names as text, and every font embedded."""
+molecule, a double bond's geometry as its SMILES fixes it, the names as text,
+and every font embedded."""
 
 from __future__ import annotations
 
@@ -13,8 +14,11 @@ import pytest
 from pypdf import PdfReader
 from rdkit import Chem
 
+from engine import molecules
+from engine.organicsoup.drawing import LOOKS
 from tests.conftest import RULES
-from tests.generator.organicsoup.cardtext import card_words, need_pdftotext, printed_counts
+from tests.engine.organicsoup.stereo import drawn_cis, stereo_double_bonds
+from tests.generator.organicsoup.cardtext import card_words, need_pdftotext, placed_card_words, printed_counts
 from tests.generator.pdfinspect import MM, fonts_used, inspect
 
 DATA = Path(__file__).resolve().parents[3] / "cardsdata" / "organicsoup"
@@ -140,6 +144,38 @@ def test_printed_atom_counts_are_each_molecules_formula(built):
                 seen.add(rid)
     assert seen == set(expected)
     assert expected["glutamic-acid"] == {"C": 5, "H": 9, "N": 1, "O": 4}   # the rulebook's Glutamic Acid
+
+
+@pytest.mark.parametrize("suffix", SUFFIXES)
+def test_double_bonds_are_printed_with_their_geometry(built, suffix):
+    """A recipe whose SMILES fixes a double bond's geometry is printed with
+    it: on Diaminomaleonitrile (Z) both amino groups on one side of the C=C.
+    The molecule's atom letters are read back from the PDF in drawing order,
+    the engine's layout order, which is RDKit's atom order."""
+    need_pdftotext()
+    checked = set()
+    for row in recipes_csv():
+        bonds = stereo_double_bonds(row["smiles"])
+        if not bonds:
+            continue
+        assert LOOKS[row["level"]] == "explicit", row["id"]  # each atom its own letter
+        letters = [a.element for a in molecules.explicit(row["smiles"]).atoms]
+        for paper in PAPERS:
+            copies = placed_card_words(pdf(built, paper, f"{row['level']}-recipes", suffix))
+            for words in copies[f"{row['level']}-recipes.{row['id']}"]:
+                texts = [w for w, _, _ in words]
+                starts = [i for i in range(len(texts)) if texts[i:i + len(letters)] == letters]
+                assert len(starts) == 1, (row["id"], texts)
+                points = [(x, y) for _, x, y in words[starts[0]:starts[0] + len(letters)]]
+                for a, b, c, d, cis in bonds:
+                    assert drawn_cis(points, a, b, c, d) == cis, (row["id"], paper, suffix)
+                if row["id"] == "diaminomaleonitrile":
+                    mol = Chem.MolFromSmiles(row["smiles"])
+                    amino = [a.GetIdx() for a in mol.GetAtoms() if a.GetSymbol() == "N" and a.GetTotalNumHs() == 2]
+                    (_, b, c, _, _), = bonds
+                    assert drawn_cis(points, amino[0], b, c, amino[1]), (paper, suffix)  # Z, not E
+                checked.add(row["id"])
+    assert checked == {"diaminomaleonitrile"}
 
 
 def test_names_levels_and_facts_are_text(built):

@@ -19,6 +19,11 @@ from labkit import cardsets, registry
 
 PLAYOUTS = int(os.environ.get("LABKIT_BENCH_PLAYOUTS", "30"))
 WORKLOAD_SECONDS = 1.0
+MAX_ACTIONS = 20_000
+"""A bound of this driver, not a rule of any game: random players can leave
+a game that nothing in its rules ends (a table whose players pass for ever
+would agree to stop). A playout that long is stopped, and the table says
+how many were."""
 
 
 def games() -> list:
@@ -26,15 +31,18 @@ def games() -> list:
     return [registry.find(g) for g in wanted] if wanted else list(registry.games().values())
 
 
-def playout(game, players: int, seed: int) -> int:
+def playout(game, players: int, seed: int) -> tuple[int, bool]:
+    """A random game: (actions, whether the driver's bound stopped it before its end)."""
     rng = random.Random(seed)
     state = game.setup(players, seed)
     steps = 0
     while not game.is_over(state):
+        if steps >= MAX_ACTIONS:
+            return steps, True
         seat = rng.choice(game.to_move(state))
         state = game.apply(state, seat, rng.choice(game.actions(state, seat)))
         steps += 1
-    return steps
+    return steps, False
 
 
 def time_workload(fn) -> tuple[int, float, int]:
@@ -56,19 +64,21 @@ def run(console: Console) -> None:
     for desc in games():
         game = cardsets.new_game(desc)
         table = Table(title=f"{desc.title} engine: random games to the end (uniform random legal actions)")
-        for col in ("players", "games", "games/s", "actions/s", "actions/game"):
+        for col in ("players", "games", "games/s", "actions/s", "actions/game", f"stopped at {MAX_ACTIONS:,}"):
             table.add_column(col, justify="right")
-        total_games = total_steps = 0
+        total_games = total_steps = total_stopped = 0
         total_time = 0.0
         for players in range(desc.min_players, desc.max_players + 1):
             start = time.perf_counter()
-            steps = sum(playout(game, players, seed) for seed in range(PLAYOUTS))
+            played = [playout(game, players, seed) for seed in range(PLAYOUTS)]
             took = time.perf_counter() - start
+            steps, stopped = sum(n for n, _ in played), sum(s for _, s in played)
             total_games, total_steps, total_time = total_games + PLAYOUTS, total_steps + steps, total_time + took
+            total_stopped += stopped
             table.add_row(str(players), str(PLAYOUTS), f"{PLAYOUTS / took:,.1f}", f"{steps / took:,.0f}",
-                          f"{steps / PLAYOUTS:,.0f}")
+                          f"{steps / PLAYOUTS:,.0f}", str(stopped))
         table.add_row("all", str(total_games), f"{total_games / total_time:,.1f}",
-                      f"{total_steps / total_time:,.0f}", f"{total_steps / total_games:,.0f}")
+                      f"{total_steps / total_time:,.0f}", f"{total_steps / total_games:,.0f}", str(total_stopped))
         console.print(table)
         if desc.workloads is not None:
             work = Table(title=f"{desc.title}: its own workloads")

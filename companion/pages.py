@@ -196,6 +196,18 @@ def undo(code: str) -> Any:
     return render_live(again(caller, snap))
 
 
+@bp.post("/t/<code>/end")
+def end_by_agreement(code: str) -> Any:
+    """The host ends the game now, scored as it stands, when everyone agrees
+    (a game that offers it: ``Game.end_by_agreement``)."""
+    caller = _host(code, "end the game")
+    try:
+        snap = get_referee().end_by_agreement(caller.snap, _seen_version())
+    except REFUSALS as exc:
+        return refused(exc, "host")
+    return render_live(again(caller, snap))
+
+
 @bp.post("/t/<code>/options")
 def options(code: str) -> Any:
     """The host's setup choices, in the lobby."""

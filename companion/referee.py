@@ -34,6 +34,7 @@ from typing import Any, Callable
 
 from engine.core import Game, IllegalAction, RulesError
 from companion import plugins
+from companion.agreed import AGREED_END, TABLE, agreed_end_words, replayed
 from companion.errors import BadInput, Conflict, Refused
 from companion.lobby import LobbyRules, clean_code, plain_json
 from companion.snapshot import Snapshot
@@ -184,7 +185,7 @@ class Referee(LobbyRules):
             history[table["version"]] = (0, state)
         names = [s["name"] for s in entry.seats]
         for row in rows:
-            before, state = state, game.apply(state, row.seat, row.action)
+            before, state = state, replayed(game, state, row.seat, row.action)
             log.append(narrate(game, before, row.seat, row.action, state, names))
             history[row.version] = (row.seq, state)
             while len(history) > self.keep_states:
@@ -298,6 +299,34 @@ class Referee(LobbyRules):
             return self._keep(Snapshot(table, snap.game, snap.seats, state, _lines(log)))
         return self._keep(Snapshot(table, snap.game, snap.seats, state, snap.log + lines))
 
+    def end_by_agreement(self, table: str | Snapshot, seen_version: Any) -> Snapshot:
+        """End the game now, scored as it stands (the host's button, when
+        everyone agrees), for a game that offers it: see :mod:`companion.agreed`."""
+        if isinstance(seen_version, bool) or not isinstance(seen_version, int):
+            raise BadInput("Send the version you saw (an integer) with the end of the game.")
+        snap = self.snapshot(table) if isinstance(table, str) else table
+        if not snap.started:
+            raise Refused("The game has not started yet.")
+        if not snap.game.ends_by_agreement:
+            raise Refused("This game cannot be ended early: it is played to its end.")
+        if snap.over:
+            raise IllegalAction("The game is over.")
+        if seen_version != snap.version:
+            raise Conflict("Someone moved just now: look again before ending the game.", snap)
+        try:
+            state = snap.game.end_by_agreement(snap.state)
+        except RulesError as exc:
+            raise IllegalAction(named(str(exc), snap)) from None
+        try:  # logged as the table's, not a seat's: a replay ends it again, an undo takes it back
+            version = self.store.append_action(snap.table["id"], snap.version, snap.moves, TABLE, dict(AGREED_END),
+                                               finished=snap.game.is_over(state))
+        except VersionConflict:
+            raise Conflict("Someone moved just now: look again before ending the game.",
+                           self.snapshot(snap.code)) from None
+        after = self._advance(snap, TABLE, dict(AGREED_END), version, state)
+        self.changed(snap.code, version)
+        return after
+
     def undo(self, table: str | Snapshot, seen_version: Any) -> Snapshot:
         """Take back the table's last action (the host's button for mis-taps).
 
@@ -332,7 +361,10 @@ class Referee(LobbyRules):
 def narrate(game: Game, before: Any, seat: int, action: dict[str, Any], after: Any,
             names: list[str]) -> tuple[str, ...]:
     """What an action did, in words, for the game log: the game's plugin
-    tells it (``narrate``); otherwise the player and the action's label."""
+    tells it (``narrate``); otherwise the player and the action's label.
+    The table's end by agreement is the house's own words."""
+    if seat == TABLE:
+        return agreed_end_words(game, after, names)
     plugin = plugins.plugin(game.name)
     if plugin.narrate is not None:
         return tuple(plugin.narrate(game, before, seat, action, after, names))

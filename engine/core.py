@@ -186,6 +186,21 @@ class Game(abc.ABC, Generic[S]):
         """Raise :class:`InvalidState` if the state breaks an invariant the
         rules keep (every die and card accounted for, ...). Tests call it."""
 
+    # --- what a table may do beyond the rules -----------------------------
+    def end_by_agreement(self, state: S) -> S:
+        """The state after everyone at the table agrees to stop here: over,
+        scored by the game's own end scoring as things stand. Not a rule of
+        any game: the way out of one that its rules would let go on for
+        ever (players who may pass round after round). A game offers it by
+        overriding this (then :attr:`ends_by_agreement` is true) and the
+        house gives the host a control for it. Pure, like ``apply``."""
+        raise IllegalAction("This game has no end by agreement: it is played to its end.")
+
+    @property
+    def ends_by_agreement(self) -> bool:
+        """Whether the game offers :meth:`end_by_agreement`."""
+        return type(self).end_by_agreement is not Game.end_by_agreement
+
     # --- helpers every game gets --------------------------------------
     def replay(self, players: int, seed: int, options: Mapping[str, Any] | None,
                log: Iterable[tuple[int, Action]]) -> S:

@@ -24,7 +24,7 @@ from engine.compounded.schema import state_from_dict
 from engine.compounded.scoring import LINES
 from engine.compounded.setup import setup
 from engine.compounded.state import State
-from engine.core import Action, Game, InvalidState, Result, ScoreLine, SeatScore, SetupOption
+from engine.core import Action, Game, IllegalAction, InvalidState, Result, ScoreLine, SeatScore, SetupOption
 from engine.rng import Rng
 
 
@@ -61,6 +61,22 @@ class Compounded(Game[State]):
 
     def is_over(self, state: State) -> bool:
         return state.over is not None
+
+    def end_by_agreement(self, state: State) -> State:
+        """The table agrees to stop: the game ends now with the rulebook's end
+        scoring as things stand (leftover elements, claimed unfinished
+        compounds). Not a rule of Compounded (design reading 14).
+
+        >>> from tests.engine.compounded.helpers import GAME
+        >>> over = GAME.end_by_agreement(GAME.setup(2, seed=1))
+        >>> GAME.is_over(over), over.over, over.scientists[0].lines
+        (True, 'the scientists agreed to end it here', {'elements': 1})
+        """
+        if state.over is not None:
+            raise IllegalAction("The game is over.")
+        out = state.copy()
+        lab.end_by_agreement(self.rules, out)
+        return out
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """Everything on the table; hidden are only the order of the two decks and the generator

@@ -137,9 +137,9 @@ def _lab_tail(r: Rules, s: State, task) -> None:
             clear_cell(r, s, i)
     merge(s.bag, s.tray)  # "All elements from completed compounds and the discard tray are moved to the bag."
     s.tray = {}
-    tasks = [{"do": "cylinder", "seat": seat} for seat in s.order()]
-    if s.final_round is None or s.round < s.final_round:
-        tasks += [{"do": "clear_fires"}, {"do": "refill"}]
+    # The last round's Lab phase refills the grid and resolves its Lab Fires as every round does: a fire
+    # drawn then can still burn or explode a claimed unfinished compound before the end scoring.
+    tasks = [{"do": "cylinder", "seat": seat} for seat in s.order()] + [{"do": "clear_fires"}, {"do": "refill"}]
     s.agenda[0:0] = tasks
 
 
@@ -148,12 +148,10 @@ def _end_round(r: Rules, s: State, task) -> None:
     if s.final_round is not None and s.round >= s.final_round:
         end_game(r, s, "the last round, after someone reached the end score, is over")
         return
-    if s.placed == 0:
-        end_game(r, s, "a whole round passed with no element placed: the lab is at a standstill")
-        return
+    # Nothing else ends a round's play: a round in which nobody places is no end (the table may agree to
+    # stop, see end_by_agreement; that is the players' choice, not a rule).
     s.lead = (s.lead + 1) % s.players  # "The lead scientist role moves to the left"
     s.round += 1
-    s.placed = 0
     s.agenda.insert(0, {"do": "round"})
 
 
@@ -162,3 +160,18 @@ def end_game(r: Rules, s: State, reason: str) -> None:
     s.phase = "over"
     final_scoring(r, s)
     s.over = reason
+
+
+AGREED = "the scientists agreed to end it here"
+
+
+def end_by_agreement(r: Rules, s: State) -> None:
+    """End the game now, scored by the rulebook's end scoring as it stands.
+    Not a rule of Compounded: the table's way out of a game its players do
+    not want to go on with (nothing in the rules ends a game in which
+    nobody places, round after round). Elements in the air (an explosion's,
+    not yet moved) land in the tray, so that no gem is lost."""
+    for task in s.agenda:
+        if task["do"] == "scatter":
+            merge(s.tray, task["elements"])
+    end_game(r, s, AGREED)

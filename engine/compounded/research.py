@@ -11,8 +11,10 @@ Each scientist in turn order from the lead takes one Research turn:
 * ``{"type": "done"}``.
 
 Placing the last element completes a compound: an unclaimed one is marked
-with the completer's piece; a Lab Partner card with a free spot takes the
-completer into it.
+with the completer's piece. A claimed one stays its claimants' (a Lab
+Partner card with a free spot too): "you won't get the points or an
+experiment increase, but you AND the scientist who claimed it get any bonus
+reward".
 """
 
 from __future__ import annotations
@@ -36,16 +38,13 @@ def complete_if_full(r: Rules, s: State, i: int, by: int | None) -> bool:
         return False
     cell.complete = True
     cell.completed_by = by
-    if by is not None:
-        claims = r.claimants(s, i)
-        if not claims or (len(claims) < r.spots(s, i) and by not in claims):
-            cell.marks.append(by)
+    if by is not None and not r.claimants(s, i):
+        cell.marks.append(by)  # "use 1 of your reserved claim tokens to indicate that you have completed it"
     return True
 
 
 def place(r: Rules, s: State, seat: int | None, element: str, i: int) -> None:
     add(s.grid[i].elements, element)
-    s.placed += 1
     complete_if_full(r, s, i, seat)
 
 

@@ -74,7 +74,6 @@ class StateModel(BaseModel):
     phase: Literal["discover", "study", "research", "lab", "over"]
     final_round: Annotated[int, Field(ge=1)] | None
     over: str | None
-    placed: Count
     fires: Count
 
 
@@ -106,5 +105,4 @@ def state_from_dict(data: Mapping[str, Any]) -> State:
                  dish=ordered(m.dish), deck=list(m.deck), lab_partner_deck=list(m.lab_partner_deck),
                  discard=list(m.discard), grid=grid, scientists=scientists, flame_supply=m.flame_supply,
                  tool_supply=dict(m.tool_supply), agenda=[dict(t) for t in data["agenda"]], round=m.round,
-                 lead=m.lead, phase=m.phase, final_round=m.final_round, over=m.over, placed=m.placed,
-                 fires=m.fires)
+                 lead=m.lead, phase=m.phase, final_round=m.final_round, over=m.over, fires=m.fires)

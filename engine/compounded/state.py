@@ -72,7 +72,7 @@ class Cell:
     elements: Counts = field(default_factory=dict)
     flames: int = 0
     marks: list[int] = field(default_factory=list)
-    """Seats that completed it unclaimed (or took a free Lab Partner spot by completing it)."""
+    """Seats that completed it unclaimed (a claimed one stays its claimants', design reading 13)."""
     complete: bool = False
     completed_by: int | None = None
     """Who placed the last element; ``None`` if nobody did (an explosion finished it)."""
@@ -156,8 +156,6 @@ class State:
     """Set when someone reaches the end score: the round after which the game ends."""
     over: str | None = None
     """Why the game ended, once it has."""
-    placed: int = 0
-    """Elements placed on compounds this round (a whole round without any is a standstill)."""
     fires: int = 0
     """Lab Fires so far, to tell one fire's tasks from another's."""
 
@@ -166,7 +164,7 @@ class State:
                      dict(self.bag), dict(self.tray), dict(self.dish), list(self.deck), list(self.lab_partner_deck),
                      list(self.discard), [c.copy() for c in self.grid], [s.copy() for s in self.scientists],
                      self.flame_supply, dict(self.tool_supply), _clone(self.agenda), self.round, self.lead,
-                     self.phase, self.final_round, self.over, self.placed, self.fires)
+                     self.phase, self.final_round, self.over, self.fires)
 
     def order(self, start: int | None = None) -> list[int]:
         """Seats in turn order from ``start`` (the lead scientist), to the left."""
@@ -182,7 +180,7 @@ class State:
             "grid": [c.to_dict() for c in self.grid], "scientists": [s.to_dict() for s in self.scientists],
             "flame_supply": self.flame_supply, "tool_supply": dict(self.tool_supply),
             "agenda": _clone(self.agenda), "round": self.round, "lead": self.lead, "phase": self.phase,
-            "final_round": self.final_round, "over": self.over, "placed": self.placed, "fires": self.fires,
+            "final_round": self.final_round, "over": self.over, "fires": self.fires,
         }
 
 

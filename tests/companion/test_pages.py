@@ -77,6 +77,18 @@ def test_only_the_host_starts_and_undoes(phones: Any) -> None:
     assert "The host took back a move" in response.get_data(as_text=True)
 
 
+def test_only_a_game_that_offers_it_shows_the_host_an_end_by_agreement(phones: Any) -> None:
+    """The house offers "End the game now" only for a game with ``Game.end_by_agreement`` (Toy Race has
+    none: it always ends); asked anyway, it says why, and no seat may ask."""
+    code, host, ada, bo = _table_with_two(phones)
+    _start(code, host)
+    page = host.get(f"/t/{code}").get_data(as_text=True)
+    assert "Undo the last action" in page and "End the game" not in page
+    response = host.post(f"/t/{code}/end", {"version": str(host.version(code))})
+    assert response.status_code == 409 and "played to its end" in response.get_data(as_text=True)
+    assert ada.post(f"/t/{code}/end", {"version": str(ada.version(code))}).status_code == 403
+
+
 def test_no_one_acts_for_another_seat_or_as_the_host(phones: Any) -> None:
     code, host, ada, bo = _table_with_two(phones)
     _start(code, host)
@@ -188,7 +200,7 @@ def test_every_state_changing_page_request_needs_the_csrf_token(phones: Any) -> 
     code, host, ada, bo = _table_with_two(phones)
     posts = [("/tables", {"game": "toyrace"}), (f"/t/{code}/join", {"name": "Cy"}),
              (f"/t/{code}/start", {"version": "2"}), (f"/t/{code}/act", {"action": "{}", "version": "2"}),
-             (f"/t/{code}/undo", {"version": "2"})]
+             (f"/t/{code}/undo", {"version": "2"}), (f"/t/{code}/end", {"version": "2"})]
     for url, data in posts:
         missing = host.client.post(url, data=data)
         assert missing.status_code == 403, url
@@ -307,7 +319,7 @@ def test_no_form_input_makes_a_page_answer_500(phones: Any) -> None:
                                                     '{"type":"bet","guess":NaN}', "[]", "1e999", '{"type":1}'])
 
     @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(url=st.sampled_from(["act", "join", "start", "undo", "seats/0/handover", "seats/99/handover"]),
+    @given(url=st.sampled_from(["act", "join", "start", "undo", "end", "seats/0/handover", "seats/99/handover"]),
            phone=st.sampled_from([host, ada, bo]), action=text, version=text, name=text, since=text)
     def fuzz(url: str, phone: Phone, action: str, version: str, name: str, since: str) -> None:
         response = phone.post(f"/t/{code}/{url}", {"action": action, "version": version, "name": name,

@@ -177,3 +177,56 @@ def test_threads_on_the_same_version_exactly_one_applies(referee: Referee) -> No
         t.join()
     assert results.count("applied") == 1, results
     assert referee.snapshot(code).moves == 3
+
+
+class _AgreeingToy:
+    """Toy Race with an end by agreement (``Game.end_by_agreement``), as a game whose rules may go on for
+    ever offers it: the house's side of the hook, with no real game named."""
+
+    @staticmethod
+    def make(referee: Referee) -> Any:
+        from tests.toygame.game import ToyRace
+
+        class Agreeing(ToyRace):
+            def end_by_agreement(self, state: dict) -> dict:
+                if self.is_over(state):
+                    raise IllegalAction("The race is over.")
+                return {**state, "agreed": True}
+
+            def is_over(self, state: dict) -> bool:
+                return bool(state.get("agreed")) or super().is_over(state)
+
+        game = Agreeing(referee.game("toyrace").cards)
+        referee._games["toyrace"] = game
+        return game
+
+
+def test_a_game_without_the_hook_cannot_be_ended_by_agreement(referee: Referee) -> None:
+    code = _start(referee)
+    assert not referee.snapshot(code).game.ends_by_agreement
+    with pytest.raises(Refused, match="played to its end"):
+        referee.end_by_agreement(code, referee.version(code))
+    assert referee.snapshot(code).moves == 0
+
+
+def test_the_table_ends_a_game_by_agreement_as_a_logged_row_of_its_own(referee: Referee) -> None:
+    """The end by agreement is logged as the table's (no seat), told in words, replayed from the database
+    after a restart, refused on a stale version, and taken back by the host's undo."""
+    game = _AgreeingToy.make(referee)
+    code = _start(referee)
+    referee.act(code, 0, {"type": "bet", "guess": "high"}, referee.version(code))
+    version = referee.version(code)
+    with pytest.raises(Conflict):
+        referee.end_by_agreement(code, version - 1)
+    with pytest.raises(BadInput):
+        referee.end_by_agreement(code, "now")
+    snap = referee.end_by_agreement(code, version)
+    assert snap.over and snap.moves == 2 and snap.table["status"] == "over"
+    assert snap.log[-1].startswith("The host ended the game, as everyone agreed: it is scored as it stands; ")
+    with pytest.raises(IllegalAction, match="over"):
+        referee.end_by_agreement(code, snap.version)
+    referee.forget()
+    again = referee.snapshot(code)
+    assert again.over and again.log == snap.log and game.to_dict(again.state)["agreed"] is True
+    referee.undo(code, again.version)
+    assert not referee.snapshot(code).over and referee.snapshot(code).moves == 1

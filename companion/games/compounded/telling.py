@@ -178,8 +178,8 @@ def _completed(t: Told, i: int) -> list[str]:
     holders = sorted({s for s, sc in enumerate(t.after.scientists) for k in sc.tokens if k == f"cell:{i}"})
     if t.seat in cell.marks and t.seat not in t.before.grid[i].marks:
         return [f"{done}: {t.who} marks it with a claim token from the reserve and will score it."]
-    if t.seat in holders:
-        return [f"{done}: {t.who} will score it in the Lab phase."]
+    if t.seat in holders:  # with the other claimant of a Lab Partner card, if there is one
+        return [f"{done}: {and_([t.name(s) for s in holders])} will score it in the Lab phase."]
     scorers = and_([t.name(s) for s in holders + list(cell.marks)]) or "nobody"
     card = t.rules.compound(cell.card)
     bonus = f", and {t.who} shares its bonus ({t.reward(card.reward)})" if card and card.reward else ""

@@ -141,3 +141,64 @@ def test_a_round_with_a_lab_fire_on_three_phones(browser: Any, server_factory: A
         assert "Round 4" in page.inner_text("#cp-round")
     for ctx in contexts:
         ctx.close()
+
+
+def test_the_host_ends_a_game_by_agreement_on_the_phones(browser: Any, server_factory: Any) -> None:
+    """Two scientists who only keep and pass (design reading 14: no rule ends that game): the host taps
+    "End the game now", confirms once, and every phone shows the game over, its score and the log's
+    words; a player's phone never shows the control."""
+    need_htmx()
+    server = server_factory(games=("engine.compounded:GAME",)).start()
+    base = server.url
+    status, made = call(base, "POST", "/api/tables", {"game": "compounded", "seed": SEED})
+    assert status == 201, made
+    code, host = made["code"], made["host_token"]
+    tokens = [call(base, "POST", f"/api/tables/{code}/seats", {"name": n})[1]["token"] for n in NAMES[:2]]
+    call(base, "POST", f"/api/tables/{code}/start", {"version": call(base, "GET", f"/api/tables/{code}")[1]["version"]},
+         host)
+
+    def table(seat: int | None = None) -> dict[str, Any]:
+        return call(base, "GET", f"/api/tables/{code}", token=tokens[seat] if seat is not None else None)[1]
+
+    while table()["view"]["round"] < 3:       # round after round with nothing placed: the game goes on
+        seat = table()["to_move"][0]
+        mine = table(seat)
+        quiet = [a for a in mine["actions"] if a["type"] in ("keep", "done", "done_trading", "pass")]
+        action = quiet[0] if quiet else mine["actions"][0]
+        assert call(base, "POST", f"/api/tables/{code}/actions", {"version": mine["version"], "action": action},
+                    tokens[seat])[0] == 200
+    assert table()["status"] == "playing"
+
+    pages, contexts = [], []
+    for name, value in [(f"labkit_host_{code}", host), *[(f"labkit_seat_{code}", t) for t in tokens]]:
+        ctx = browser.new_context(**PHONE)
+        ctx.add_cookies([{"name": name, "value": value, "url": base}])
+        page = ctx.new_page()
+        page.set_default_timeout(10_000)
+        page.goto(f"{base}/t/{code}")
+        contexts.append(ctx)
+        pages.append(page)
+    host_page, players = pages[0], pages[1:]
+    label = "End the game now, scored as it stands (everyone agrees)"
+    for page in players:
+        assert page.get_by_role("button", name=label).count() == 0
+    dialogs: list[str] = []
+
+    def confirm(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.accept()
+
+    host_page.on("dialog", confirm)
+    version = table()["version"]
+    wait_version(host_page, version)
+    host_page.get_by_role("button", name=label).click()
+    for page in pages:
+        wait_version(page, version + 1)
+        page.wait_for_selector("text=The game is over: the scientists agreed to end it here.")
+        assert page.locator("#final-score").count() == 1
+        assert "The host ended the game, as everyone agreed" in page.locator(".game-log").text_content()
+    assert dialogs == ["End the game now for everyone, scored as it stands? Only if every player agrees."]
+    assert table()["status"] == "over"
+    assert host_page.get_by_role("button", name=label).count() == 0
+    for ctx in contexts:
+        ctx.close()

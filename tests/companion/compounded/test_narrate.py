@@ -17,6 +17,7 @@ from companion.games.compounded.telling import ELEMENT_WORDS, gems
 from engine.compounded.fires import lab_fire
 from engine.compounded.state import total
 from tests.engine.compounded.helpers import CARDS, GAME, RULES, at, bench, fill, fresh, gems_from_bag, play, put
+from tests.rulebook import follows
 
 NAMES = ["Ada", "Bo", "Cy", "Di", "Eve"]
 FIRE = sorted(CARDS.lab_fires)[0]
@@ -54,13 +55,12 @@ def complete(s, i, card, claimant=None, completer=None, flames=0):
 
 
 def lab(s):
-    s.placed = 1  # not a standstill
     return at(s, {"do": "lab"}, {"do": "end_round"})
 
 
 def in_lab(s, *tasks):
     """A Lab phase whose agenda is ``tasks`` (then the round's end), run to the first decision."""
-    s.phase, s.placed = "lab", 1
+    s.phase = "lab"
     return at(s, *tasks, {"do": "end_round"})
 
 
@@ -137,6 +137,43 @@ def test_completing_another_scientists_claim_shares_its_bonus():
     s.scientists[0].tokens = ["cell:7"]
     lines, _ = told(s, 0, {"type": "place", "element": "O", "cell": 7})
     assert lines[1] == "Water (row 2, column 4) is complete: Ada will score it in the Lab phase."
+
+
+@follows("compounded.md",
+         "You may complete a compound that someone else has claimed by placing the last element on it. If you do, "
+         "you won't get the points or an experiment increase, but you AND the scientist who claimed it get any "
+         "bonus reward",
+         "Lab Partner cards follow all the same rules as a Compound Card with Lab Fires, explosions, claiming, "
+         "abandoning, completed, etc.")
+def test_completing_a_claimed_lab_partner_card_is_told_with_who_scores_and_who_shares_the_bonus():
+    """Ada holds one of Acetone's two spots; Cy places its last element: Ada will score it, Cy shares the
+    Pipette only. In the Lab phase Ada scores it and both take a Pipette; Cy scores nothing."""
+    s = put(research(4), 5, "acetone")
+    s.options["lab_partners"] = True
+    fill(s, 5, {"H": 6, "O": 1, "C": 2})
+    s.scientists[0].tokens = ["cell:5"]
+    s = bench(s, 2, {"C": 1})
+    s = at(s, {"do": "research_turn", "seat": 2, "placed": 0, "exchanged": False, "rate": 3, "goggles": False},
+           {"do": "end_round"})
+    lines, s = told(s, 2, {"type": "place", "element": "C", "cell": 5})
+    assert lines == ["Cy placed Carbon on Acetone (row 2, column 2).",
+                     "Acetone (row 2, column 2) is complete: Ada will score it, and Cy shares its bonus (Pipette)."]
+    lines, s = told(lab(s), 0, {"type": "score", "cell": 5})
+    assert lines == ["Ada scored Acetone (row 2, column 2): 16 points."]
+    lines, _ = told(s, 0, {"type": "advance", "track": "lab"})
+    assert lines[:5] == ["Ada moved the Lab experiment up 1: Ada now keeps 4 elements on the Workbench.",
+                         "Ada scores 1 for the Lab advance: now at 17.",
+                         "Acetone (row 2, column 2) is scored and leaves the grid; its bonus: Pipette.",
+                         "Ada takes the Pipette.", "Cy takes the Pipette."]
+    assert not any(line.startswith("Cy scores") for line in lines)
+    s = put(research(4), 5, "acetone")                  # both spots claimed, Cy holding one: both score
+    fill(s, 5, {"H": 6, "O": 1, "C": 2})
+    s.scientists[0].tokens, s.scientists[2].tokens = ["cell:5"], ["cell:5"]
+    s = bench(s, 2, {"C": 1})
+    s = at(s, {"do": "research_turn", "seat": 2, "placed": 0, "exchanged": False, "rate": 3, "goggles": False},
+           {"do": "end_round"})
+    lines, _ = told(s, 2, {"type": "place", "element": "C", "cell": 5})
+    assert lines[1] == "Acetone (row 2, column 2) is complete: Ada and Cy will score it in the Lab phase."
 
 
 def test_the_pipette_and_the_safety_goggles():
@@ -431,10 +468,13 @@ def test_the_evaporating_trade_dish():
 
 
 # --- the end -----------------------------------------------------------------------------------
-def test_the_last_round_ends_with_the_final_scoring_and_the_winner():
-    """End Game: "There is 1 more round"; "Any elements remaining on a scientist's workbench are worth 1
-    point for every 2 elements. Any unfinished compounds they have claimed, are worth 1 point for each
-    element on them"."""
+@follows("compounded.md",
+         "After ALL compounds have been scored, the grid is refilled entirely from the compound deck.",
+         "Any elements remaining on a scientist's workbench are worth 1 point for every 2 elements. Any unfinished "
+         "compounds they have claimed, are worth 1 point for each element on them")
+def test_the_last_round_ends_with_the_refill_the_final_scoring_and_the_winner():
+    """End Game: "There is 1 more round": its Lab phase refills the grid like every round's, then the
+    final scoring and the winner."""
     s = fresh(3)
     s.final_round = 1
     s = complete(s, 0, "water", claimant=0)
@@ -442,12 +482,50 @@ def test_the_last_round_ends_with_the_final_scoring_and_the_winner():
     s = bench(s, 2, {})
     s = fill(put(s, 7, "methane"), 7, {"H": 2})
     s.scientists[2].tokens = ["cell:7"]
+    s.deck.remove("ammonia")
+    s.deck.insert(0, "ammonia")
     s = play(lab(s), (0, {"type": "score", "cell": 0}))
     lines, after = told(s, 0, {"type": "advance", "track": "lab"})
-    assert lines[-3:] == ["Final scoring: Bo scores 1 for elements left: now at 1.",
+    assert lines[-4:] == [f"The grid is refilled with Ammonia (row 1, column 1); {len(after.deck)} cards are left to "
+                          "draw.",
+                          "Final scoring: Bo scores 1 for elements left: now at 1.",
                           "Final scoring: Cy scores 2 for claimed unfinished compounds: now at 2.",
                           "The game is over: the last round, after someone reached the end score, is over. "
                           "Ada wins with 4 points."]
+
+
+@follows("compounded.md", "Deal with any existing Lab Fires, if any.",
+         "If the exploding compound is claimed, the scientist with the claim decides where ALL of the elements on "
+         "it go.")
+def test_a_lab_fire_in_the_last_round_is_told_before_the_end():
+    """A Lab Fire drawn in the last round's refill is offered to the Fire Extinguishers and, let burn,
+    explodes Cy's claimed Methane: the log tells the fire, the explosion and Cy's moves, then the end, in
+    which Cy's exploded work no longer counts."""
+    s = fresh(3)
+    s.final_round = 1
+    s = complete(s, 0, "water", claimant=0)
+    s = put(s, 5, "methane", flames=1)
+    s.flame_supply -= 1
+    s = fill(s, 5, {"C": 1, "H": 2})
+    s.scientists[2].tokens = ["cell:5"]
+    s.deck.remove(FIRE)
+    s.deck.insert(0, FIRE)
+    s = play(lab(s), (0, {"type": "score", "cell": 0}))
+    lines, s = told(s, 0, {"type": "advance", "track": "lab"})
+    assert lines[-1] == "A Lab Fire is drawn (row 1, column 1)!" and not GAME.is_over(s)
+    s = play(s, (0, PASS), (1, PASS))
+    lines, s = told(s, 2, PASS)
+    assert lines[0] == "Cy let the Lab Fire burn."
+    assert ("Methane (row 2, column 2) explodes! Cy moves its elements (2 Hydrogen and 1 Carbon) to the "
+            "compounds around it.") in lines
+    told_all = []
+    while not GAME.is_over(s):
+        assert s.agenda[0]["do"] == "scatter"
+        lines, s = told(s, 2, GAME.actions(s, 2)[0])
+        told_all += lines
+    assert told_all[0].startswith("Cy moved 1 ")
+    assert told_all[-1].startswith("The game is over: the last round, after someone reached the end score, is over.")
+    assert not any("Cy scores" in line and "unfinished" in line for line in told_all)
 
 
 def test_the_game_ends_when_the_grid_cannot_be_refilled():

@@ -238,3 +238,59 @@ def test_a_whole_game_ends_with_the_full_score_table(app: Any, api: Any) -> None
         assert words in final
     assert 'id="cp-final"' in text and "Discover level" in section(text, "cp-final")
     assert "The game is over:" in section(text, "cp-round")
+
+
+def test_the_host_ends_the_game_by_agreement_scored_as_it_stands(app: Any, api: Any, phones: Any) -> None:
+    """Nothing in the rulebook ends a game in which nobody places (design reading 14): the table may agree
+    to stop. Only the host's phone offers it, with a label that says what it does and one confirmation;
+    the game ends with the rulebook's end scoring as things stand, the log says so in words, a replay
+    from the database ends it again, and the host's undo takes it back."""
+    t = table(api, players=3, seed=5)
+    code, tokens = t["code"], t["tokens"]
+    rnd = random.Random(5)
+    for _ in range(8):
+        step(api, code, tokens, rnd)
+    host = phones()
+    host.client.set_cookie(f"labkit_host_{code}", t["host"])
+    bar = section(host.get(f"/t/{code}").get_data(as_text=True), "control-host")
+    assert ">End the game now, scored as it stands (everyone agrees)</button>" in bar
+    assert bar.count("hx-confirm=") == 2 and (
+        'hx-confirm="End the game now for everyone, scored as it stands? Only if every player agrees."' in bar)
+    for token in (*tokens, None):                       # no seat (nor a watcher) sees it
+        assert "End the game" not in page(app, code, token)
+    ada = phones()
+    ada.client.set_cookie(f"labkit_seat_{code}", tokens[0])
+    version = ada.version(code)
+    assert ada.post(f"/t/{code}/end", {"version": str(version)}).status_code == 403
+    assert host.post(f"/t/{code}/end", {"version": str(version - 1)}).status_code == 409
+    assert api.state(code)["status"] == "playing" and api.state(code)["version"] == version
+
+    from engine.compounded import GAME
+    from labkit.cardsets import new_game
+
+    game = new_game(GAME)
+    referee = app.extensions["companion_referee"]
+    before = referee.snapshot(code).state
+    expected = game.result(game.end_by_agreement(before)).to_dict()
+    response = host.post(f"/t/{code}/end", {"version": str(version)})
+    assert response.status_code == 200
+    text = response.get_data(as_text=True)
+    now = api.state(code)
+    assert now["status"] == "over" and now["moves"] == 9
+    score = api.call("GET", f"/api/tables/{code}/score").json
+    assert [s["total"] for s in score["scores"]] == [s["total"] for s in expected["scores"]]
+    assert "The game is over: the scientists agreed to end it here." in section(text, "cp-round")
+    assert "Claimed unfinished compounds" in section(text, "final-score")
+    assert "End the game" not in section(text, "control-host")
+    said = "The host ended the game, as everyone agreed: it is scored as it stands; "
+    assert said in page(app, code, tokens[1])           # every phone's log tells it
+    late = api.act(code, tokens[0], {"type": "keep"})   # no move after the end
+    assert late.status_code == 422 and "The game is over" in late.json["error"]
+    referee.forget()                                     # as after a restart: replayed from the log
+    again = referee.snapshot(code)
+    assert again.over and game.to_dict(again.state) == game.to_dict(game.end_by_agreement(before))
+    assert any(line.startswith(said) for line in again.log)
+    undone = host.post(f"/t/{code}/undo", {"version": str(again.version)})
+    assert undone.status_code == 200 and "The host took back a move: The host ended the game" in undone.get_data(
+        as_text=True)
+    assert api.state(code)["status"] == "playing" and api.state(code)["moves"] == 8

@@ -78,7 +78,6 @@ def fill(s, i: int, counts: dict):
 def at(s, *tasks):
     """Make ``tasks`` the agenda (then the rest of the round) and run to the first decision."""
     s.agenda = list(tasks)
-    s.placed = max(s.placed, 1)  # a scenario is no standstill
     run(RULES, s)
     return s
 

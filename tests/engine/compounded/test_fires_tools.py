@@ -140,7 +140,6 @@ def test_bunsen_burner_adds_a_flame_at_the_start_of_the_lab_phase():
     s = put(s, 3, "water", flames=0)
     s = put(s, 4, "methane", flames=1)
     s.flame_supply -= 1
-    s.placed = 1
     s = at(s, {"do": "lab"}, {"do": "end_round"})
     assert GAME.to_move(s) == [1]
     assert {"type": "use_tool", "tool": "bunsen_burner", "cell": 4} not in GAME.actions(s, 1)
@@ -155,7 +154,6 @@ def test_graduated_cylinder_moves_one_experiment_down_and_another_up_but_never_a
     s.scientists[0].tools["graduated_cylinder"] = True
     s.tool_supply["graduated_cylinder"] -= 1
     s.scientists[0].tracks = [6, 1, 0, 2]
-    s.placed = 1
     s = at(s, {"do": "cylinder", "seat": 0}, {"do": "end_round"})
     moves = {(a.get("from"), a.get("to")) for a in GAME.actions(s, 0) if a["type"] == "use_tool"}
     assert moves == {("study", "research"), ("study", "lab")}
@@ -173,7 +171,6 @@ def test_dropping_below_the_journal_space_returns_the_journal():
     s.tool_supply["journal"] -= 1
     s.scientists[0].tracks = [0, 3, 0, 0]
     s.scientists[0].tokens = ["bench", "cell:2"]
-    s.placed = 1
     s = at(s, {"do": "cylinder", "seat": 0}, {"do": "end_round"})
     s = play(s, (0, {"type": "use_tool", "tool": "graduated_cylinder", "from": "study", "to": "discover"}))
     assert "journal" not in s.scientists[0].tools and s.tool_supply["journal"] == 6
@@ -181,7 +178,6 @@ def test_dropping_below_the_journal_space_returns_the_journal():
 
 
 def _reward(s, reward, scorer=0, seats=(0,)):
-    s.placed = 1
     return at(s, {"do": "reward", "reward": reward, "scorer": scorer, "seats": list(seats)}, {"do": "end_round"})
 
 

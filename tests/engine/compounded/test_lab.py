@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from engine.compounded.fires import lab_fire
 from engine.compounded.lab import end_game
 from engine.compounded.scoring import final_scoring, move_marker
 from engine.core import IllegalAction
-from tests.engine.compounded.helpers import GAME, RULES, at, bench, fill, fresh, play, put
+from tests.engine.compounded.helpers import CARDS, GAME, RULES, at, bench, fill, fresh, play, put
+from tests.rulebook import follows
+
+FIRE = sorted(CARDS.lab_fires)[0]
+PASS = {"type": "pass"}
 
 
 def _complete(s, i, card, claimant=None, completer=None, flames=0):
@@ -22,7 +27,6 @@ def _complete(s, i, card, claimant=None, completer=None, flames=0):
 
 
 def _lab(s):
-    s.placed = 1  # not a standstill
     return at(s, {"do": "lab"}, {"do": "end_round"})
 
 
@@ -179,12 +183,41 @@ def test_end_is_triggered_at_56_or_88_with_one_more_round():
     assert s.final_round == 2
 
 
-def test_the_game_ends_after_the_final_round_without_a_refill():
+@follows("compounded.md",
+         "After ALL compounds have been scored, the grid is refilled entirely from the compound deck.",
+         "Deal with any existing Lab Fires, if any.",
+         "Any unfinished compounds they have claimed, are worth 1 point for each element on them")
+def test_the_last_round_refills_the_grid_and_its_lab_fires_burn():
+    """The last round's Lab phase is a Lab phase like any other: the grid is refilled, and a Lab Fire drawn
+    then is offered to the Fire Extinguishers and, let burn, explodes Bo's claimed methane, full of flames:
+    its 3 elements no longer count for Bo at the end (reading 26)."""
+    bo = 1
     s = fresh(3)
     s.final_round = 1
     s = _complete(s, 0, "water", claimant=0)
+    s = put(s, 5, "methane", flames=1)  # one flame slot, full: the next fire explodes it
+    s.flame_supply -= 1
+    s = fill(s, 5, {"C": 1, "H": 2})
+    s.scientists[bo].tokens = ["cell:5"]
+    s.deck.remove(FIRE)
+    s.deck.insert(0, FIRE)
     s = play(_lab(s), (0, {"type": "score", "cell": 0}), (0, {"type": "advance", "track": "lab"}))
-    assert GAME.is_over(s) and s.grid[0].card is None
+    assert not GAME.is_over(s) and s.grid[0].card == FIRE
+    asked = []
+    for _ in range(50):
+        if GAME.is_over(s):
+            break
+        seat = GAME.to_move(s)[0]
+        if s.agenda[0]["do"] == "extinguish":
+            asked.append(seat)
+            s = play(s, (seat, PASS))
+        else:
+            assert s.agenda[0]["do"] == "scatter" and seat == bo
+            s = play(s, (seat, GAME.actions(s, seat)[0]))
+    assert asked == [0, 1, 2] and GAME.is_over(s) and "last round" in s.over
+    assert s.grid[0].card == FIRE and "methane" in s.discard
+    assert all(c.card for c in s.grid)  # refilled entirely, the exploded space too
+    assert s.scientists[bo].lines.get("unfinished", 0) == 0
 
 
 def test_end_scoring_counts_leftover_elements_and_claimed_unfinished_compounds():
@@ -204,15 +237,63 @@ def test_end_scoring_counts_leftover_elements_and_claimed_unfinished_compounds()
     assert GAME.is_over(s) and GAME.to_move(s) == []
 
 
-def test_a_standstill_ends_the_game():
-    """Reading 14: a whole round with no element placed ends the game."""
+QUIET = ("keep", "done", "done_trading", "pass")
+
+
+@follows("compounded.md",
+         "The first scientist to reach 56 points triggers the end game. There is 1 more round, after which the "
+         "scientist with the highest score wins.",
+         "Note: The game ends immediately if the compound grid cannot be fully refilled.")
+def test_rounds_in_which_nobody_places_do_not_end_the_game():
+    """The rulebook ends a game two ways only. Two scientists who place nothing round after round (they
+    keep, pass and discard) are still playing: a table that wants to stop ends it by agreement (reading 14)."""
     s = fresh(2, two_player_dish=False)
-    while not GAME.is_over(s):
+    for _ in range(2000):
+        if s.round == 4 and s.phase == "research":
+            break
         seat = GAME.to_move(s)[0]
         acts = GAME.actions(s, seat)
-        quiet = [a for a in acts if a["type"] in ("keep", "done", "done_trading", "pass")]
+        quiet = [a for a in acts if a["type"] in QUIET]
         s = GAME.apply(s, seat, quiet[0] if quiet else acts[0])
-    assert "standstill" in s.over and s.round == 1
+        assert not GAME.is_over(s), f"the game ended in round {s.round}: {s.over}"
+    assert (s.round, s.phase) == (4, "research") and not any(c.elements for c in s.grid)
+
+
+def test_the_table_may_end_a_game_by_agreement_scored_as_it_stands():
+    """Reading 14: not a rule of the game but the table's way out, offered to the host at the table
+    (``Game.end_by_agreement``). The end scoring is the rulebook's, on the table as it stands."""
+    caitlyn = 1
+    s = fresh(3)
+    s = put(s, 0, "water")
+    s = fill(s, 0, {"H": 2})
+    s.scientists[caitlyn].tokens = ["cell:0"]
+    s = bench(s, caitlyn, {"C": 3})
+    before = GAME.to_dict(s)
+    assert GAME.ends_by_agreement
+    over = GAME.end_by_agreement(s)
+    assert GAME.to_dict(s) == before and not GAME.is_over(s)          # pure, like apply
+    assert GAME.is_over(over) and GAME.to_move(over) == [] and "agreed" in over.over
+    lines = over.scientists[caitlyn].lines
+    assert (lines["elements"], lines["unfinished"]) == (1, 2)
+    GAME.check(over)
+    with pytest.raises(IllegalAction, match="over"):
+        GAME.end_by_agreement(over)
+
+
+def test_an_end_by_agreement_during_an_explosion_loses_no_element():
+    """Elements in the air (an explosion's, not yet moved) land in the tray: every gem is kept."""
+    s = fresh(3)
+    s = put(s, 5, "methane", flames=1)
+    s.flame_supply -= 1
+    s = fill(s, 5, {"C": 1, "H": 2})
+    s.scientists[2].tokens = ["cell:5"]
+    s = at(s, *lab_fire(s, None), {"do": "end_round"})
+    s = play(s, (0, PASS), (1, PASS), (2, PASS))
+    assert s.agenda[0]["do"] == "scatter"
+    tray = sum(s.tray.values())
+    over = GAME.end_by_agreement(s)
+    GAME.check(over)
+    assert sum(over.tray.values()) == tray + 3 and over.agenda == []
 
 
 def test_a_burnt_compound_scores_no_less_than_nothing():
@@ -232,17 +313,30 @@ def test_a_journal_bonus_only_refills_a_journal_held():
     assert "journal" not in s.scientists[0].tools and s.scientists[1].tools["journal"] is True
 
 
-def test_a_lab_partner_completer_takes_the_free_spot():
-    """Reading 13: completing a Lab Partner card with a free spot takes that spot."""
+@follows("compounded.md",
+         "You may complete a compound that someone else has claimed by placing the last element on it. If you do, "
+         "you won't get the points or an experiment increase, but you AND the scientist who claimed it get any "
+         "bonus reward",
+         "Lab Partner cards follow all the same rules as a Compound Card with Lab Fires, explosions, claiming, "
+         "abandoning, completed, etc.")
+def test_completing_a_claimed_lab_partner_card_gives_the_completer_the_bonus_only():
+    """Ada claims one spot of Acetone (16 points, a Pipette); Cy places its last element. The free spot stays
+    free: Ada scores it once, Cy gets neither points nor an experiment step, and both take a Pipette
+    (reading 13)."""
+    ada, cy = 0, 2
     s = fresh(4, lab_partners=True)
-    card = RULES.compound(s.grid[5].card)
-    needs = dict(card.needs)
-    last = next(iter(needs))
-    needs[last] -= 1
-    fill(s, 5, {e: n for e, n in needs.items() if n})
-    s.scientists[0].tokens = ["cell:5"]
-    s = bench(s, 2, {last: 1})
-    s = at(s, {"do": "research_turn", "seat": 2, "placed": 0, "exchanged": False, "rate": 3, "goggles": False},
+    s = put(s, 5, "acetone")
+    fill(s, 5, {"H": 6, "O": 1, "C": 2})
+    s.scientists[ada].tokens = ["cell:5"]
+    s = bench(s, cy, {"C": 1})
+    s = at(s, {"do": "research_turn", "seat": cy, "placed": 0, "exchanged": False, "rate": 3, "goggles": False},
            {"do": "end_round"})
-    s = play(s, (2, {"type": "place", "element": last, "cell": 5}))
-    assert RULES.claimants(s, 5) == [0, 2]
+    s = play(s, (cy, {"type": "place", "element": "C", "cell": 5}))
+    assert s.grid[5].complete and s.grid[5].completed_by == cy
+    assert RULES.claimants(s, 5) == [ada] and s.grid[5].marks == []
+    s = play(_lab(s), (ada, {"type": "score", "cell": 5}))
+    assert GAME.to_move(s) == [ada] and s.agenda[0]["do"] == "advance"
+    s = play(s, (ada, {"type": "advance", "track": "discover"}))
+    assert s.scientists[ada].lines == {"compounds": 16} and s.scientists[ada].tracks == [1, 0, 0, 0]
+    assert s.scientists[cy].score == 0 and s.scientists[cy].tracks == [0, 0, 0, 0]
+    assert s.scientists[ada].tools["pipette"] and s.scientists[cy].tools["pipette"]

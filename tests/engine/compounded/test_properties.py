@@ -1,7 +1,12 @@
 """Property tests (Hypothesis): random legal games for 2 to 5 scientists and
 every variant keep every invariant to the end; and what the shared
 conformance suite checks (replay, JSON round trips, views that keep the
-decks' order hidden, refusals that leave the state alone)."""
+decks' order hidden, refusals that leave the state alone).
+
+A random game ends by the rules, or is stopped by the driver's bound
+(``engine.compounded.workloads.QUIET_ROUNDS``, not a rule): random players
+can freeze the lab for good, and then the driver ends the game by
+agreement, as a table would."""
 
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.compounded.invariants import gems
-from engine.compounded.workloads import random_game
+from engine.compounded.workloads import Quiet, random_game
 from engine.core import IllegalAction, InvalidState
 from tests.engine.compounded.helpers import GAME
 
@@ -23,8 +28,10 @@ VARIANTS = [(2, {}), (2, {"two_player_dish": False}), (3, {}), (4, {}), (5, {}),
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def playout(players, seed, options, each=None):
+def playout(players, seed, options, each=None, quiet=None):
+    """Random legal actions to the end, or until the driver's bound stops the game (``quiet.stopped``)."""
     rng = random.Random(seed)
+    quiet = quiet or Quiet()
     s = GAME.setup(players, seed, options)
     log = []
     while not GAME.is_over(s):
@@ -34,16 +41,19 @@ def playout(players, seed, options, each=None):
         actions = GAME.actions(s, seat)
         assert actions, f"seat {seat} is to move but has no action"
         action = rng.choice(actions)
+        quiet.saw(s, action)
         s = GAME.apply(s, seat, action)
         log.append((seat, action))
         assert len(log) < 20_000
+        s = quiet.stop(GAME, s) or s
     return s, log
 
 
 @SETTINGS
 @given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**32 - 1))
-def test_random_games_keep_every_invariant_and_always_end(variant, seed):
+def test_random_games_keep_every_invariant_to_the_end(variant, seed):
     players, options = variant
+    quiet = Quiet()
 
     def each(s, step):
         GAME.check(s)  # gems, cards, flames, tools, score markers on distinct spaces
@@ -51,13 +61,16 @@ def test_random_games_keep_every_invariant_and_always_end(variant, seed):
         scores = [sc.score for sc in s.scientists if sc.score]
         assert len(scores) == len(set(scores))
 
-    s, log = playout(players, seed, options, each)
+    s, log = playout(players, seed, options, each, quiet)
     GAME.check(s)
     assert GAME.to_move(s) == [] and all(GAME.actions(s, seat) == [] for seat in range(players))
     result = GAME.result(s)
     for score in result.scores:
         assert score.total == sum(line.points for line in score.lines) == s.scientists[score.seat].score
-    assert GAME.to_dict(GAME.replay(players, seed, options, log)) == GAME.to_dict(s)
+    replayed = GAME.replay(players, seed, options, log)
+    if quiet.stopped:  # the driver's bound, not a rule: the log holds no action for it
+        replayed = GAME.end_by_agreement(replayed)
+    assert GAME.to_dict(replayed) == GAME.to_dict(s)
 
 
 @pytest.mark.parametrize("players,options", VARIANTS[:5])
@@ -115,6 +128,20 @@ def test_from_dict_rejects_garbage_naming_the_field():
 
 def test_workload_games_end():
     assert GAME.is_over(random_game(GAME, 5, seed=4, options={"no_trade": True}))
+
+
+def test_the_drivers_bound_stops_a_frozen_lab_and_says_so():
+    """Seed 0 of four scientists with Lab Partners freezes: by round 32 every element the grid needs lies on
+    other compounds and the bag is empty, so nothing can ever be placed and no rule ends the game. The
+    driver's bound (QUIET_ROUNDS, not a rule) stops it, by agreement, and says why."""
+    quiet = Quiet()
+    s, log = playout(4, 0, {"lab_partners": True}, quiet=quiet)
+    assert quiet.stopped and "driver" in quiet.stopped and "not a rule" in quiet.stopped
+    assert GAME.is_over(s) and "agreed" in s.over and not s.bag
+    GAME.check(s)
+    quiet = Quiet()
+    s = random_game(GAME, 3, seed=1, quiet=quiet)
+    assert quiet.stopped is None and "agreed" not in s.over
 
 
 ODD = [None, True, -1, 99, "X", "Ca", [], {}, [1], 2.5, "cell:0"]

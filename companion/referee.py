@@ -38,7 +38,7 @@ from companion.agreed import AGREED_END, TABLE, agreed_end_words, replayed
 from companion.errors import BadInput, Conflict, Refused
 from companion.lobby import LobbyRules, clean_code, plain_json
 from companion.snapshot import Snapshot
-from companion.store import AlreadyApplied, Store, VersionConflict
+from companion.store import AlreadyApplied, Logged, Store, VersionConflict
 from labkit import cardsets, registry
 
 log = logging.getLogger(__name__)
@@ -232,9 +232,11 @@ class Referee(LobbyRules):
         # the table's (versions only grow, undo included), so the log is
         # only asked when the versions differ; an id reused on top of the
         # current version still meets the log's unique key when written.
-        if (action_id is not None and seen_version != snap.version
-                and self.store.applied(snap.table["id"], action_id) is not None):
-            return snap if snap.version >= seen_version else self.snapshot(snap.code)
+        if action_id is not None and seen_version != snap.version:
+            logged = self.store.logged(snap.table["id"], action_id)
+            if logged is not None:
+                self._same_request(logged, seat, action, snap)
+                return snap if snap.version >= seen_version else self.snapshot(snap.code)
         for _ in range(10):
             if not snap.started:
                 raise Refused("The game has not started yet.")
@@ -248,7 +250,8 @@ class Referee(LobbyRules):
             try:
                 version = self.store.append_action(snap.table["id"], snap.version, snap.moves, seat, action,
                                                    action_id, finished=snap.game.is_over(new_state))
-            except AlreadyApplied:
+            except AlreadyApplied as done:
+                self._same_request(done.logged, seat, action, snap)
                 return self.snapshot(snap.code)  # the same request, retried: applied once
             except VersionConflict:
                 snap = self.snapshot(snap.code)  # someone else wrote first: look again from their version
@@ -258,11 +261,24 @@ class Referee(LobbyRules):
             return after
         raise Conflict("The table is very busy: try again.", self.snapshot(snap.code))
 
+    @staticmethod
+    def _same_request(logged: Logged, seat: int, action: dict[str, Any], snap: Snapshot) -> None:
+        """A logged action id comes again: a retry of the same move is
+        answered with the table; the id sent with another move is refused."""
+        if (logged.seat, logged.action) != (seat, action):
+            raise Conflict("This move came with the id of another move already made, so it was not applied: "
+                           "here is the table now.", snap)
+
     def _check_rebase(self, snap: Snapshot, seat: int, seen_version: int) -> None:
         message = "Someone else moved first: here is the table now."
         if (self.strict_versions or seen_version > snap.version
                 or seen_version < snap.table["rewound_at"]):
             raise Conflict(message, snap)
+        # A move sent from a version older than this seat's own last move
+        # was sent before the phone saw that move: a second tap on the same
+        # control (a double tap), never to be applied on top of the first.
+        if seat in self.store.seats_since(snap.table["id"], seen_version):
+            raise Conflict("You moved just now (a second tap?): here is the table now.", snap)
         with self._lock:
             entry = self._cache.get(snap.table["id"])
         seen = entry.history.get(seen_version) if entry is not None else None

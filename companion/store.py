@@ -24,11 +24,22 @@ from companion.store_words import table_row as _table
 
 
 class AlreadyApplied(Exception):
-    """An action with this id is in the log already (a retried request)."""
+    """An action with this id is in the log already (a retried request, or
+    an id reused for another move: ``logged`` says which it was)."""
 
-    def __init__(self, version: int) -> None:
-        super().__init__(version)
-        self.version = version
+    def __init__(self, logged: "Logged") -> None:
+        super().__init__(logged.version)
+        self.version = logged.version
+        self.logged = logged
+
+
+@dataclass(frozen=True)
+class Logged:
+    """What the log holds for an action id: the version it made, by whom, what."""
+
+    version: int
+    seat: int
+    action: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -107,9 +118,21 @@ class Store(SeatStore, Upkeep):
 
     def applied(self, table_id: int, action_id: str) -> int | None:
         """The version an action id made, if it is in the log."""
+        logged = self.logged(table_id, action_id)
+        return None if logged is None else logged.version
+
+    def logged(self, table_id: int, action_id: str) -> Logged | None:
+        """The logged action of an action id, if it is in the log."""
         with self.db.connect() as c:
-            row = c.one("SELECT version FROM actions WHERE table_id = ? AND action_id = ?", (table_id, action_id))
-        return None if row is None else int(row["version"])
+            row = c.one("SELECT version, seat, action FROM actions WHERE table_id = ? AND action_id = ?",
+                        (table_id, action_id))
+        return None if row is None else Logged(int(row["version"]), int(row["seat"]), json.loads(row["action"]))
+
+    def seats_since(self, table_id: int, version: int) -> set[int]:
+        """The seats whose actions made the versions after ``version``."""
+        with self.db.connect() as c:
+            rows = c.all("SELECT DISTINCT seat FROM actions WHERE table_id = ? AND version > ?", (table_id, version))
+        return {int(r["seat"]) for r in rows}
 
     def append_action(self, table_id: int, expected_version: int, expected_moves: int,
                       seat: int, action: dict[str, Any], action_id: str | None = None,
@@ -150,13 +173,13 @@ class Store(SeatStore, Upkeep):
                 return expected_version + 1
             except VersionConflict:
                 if action_id is not None:
-                    done = self.applied(table_id, action_id)
+                    done = self.logged(table_id, action_id)
                     if done is not None:
                         raise AlreadyApplied(done) from None
                 raise
             except Exception as exc:
                 if _is_unique_violation(exc):
-                    done = self.applied(table_id, action_id) if action_id is not None else None
+                    done = self.logged(table_id, action_id) if action_id is not None else None
                     if done is not None:
                         raise AlreadyApplied(done) from None
                     raise VersionConflict() from None

@@ -146,11 +146,23 @@ def test_an_illegal_move_shows_its_reason_next_to_the_control(phones: Any) -> No
 def test_a_stale_tap_is_told_someone_moved_first(phones: Any) -> None:
     code, host, ada, bo = _table_with_two(phones)
     _start(code, host)
+    ada.act(code, {"type": "bet", "guess": "high"})
+    v = ada.version(code)                       # Ada has bet; Bo's bet then makes it her roll
+    bo.act(code, {"type": "bet", "guess": "high"}, version=v)
+    response = ada.act(code, {"type": "roll"}, version=v)
+    body = response.get_data(as_text=True)
+    assert "Someone else moved first" in body
+    assert f'data-version="{v + 1}"' in body
+
+
+def test_a_second_tap_from_the_version_before_ones_own_move_is_told_so(phones: Any) -> None:
+    code, host, ada, bo = _table_with_two(phones)
+    _start(code, host)
     v = ada.version(code)
     ada.act(code, {"type": "bet", "guess": "high"}, version=v)
     response = ada.act(code, {"type": "bet", "guess": "low"}, version=v)
     body = response.get_data(as_text=True)
-    assert "Someone else moved first" in body
+    assert response.status_code == 409 and "You moved just now" in body
     assert f'data-version="{v + 1}"' in body
 
 

@@ -230,3 +230,67 @@ def test_the_table_ends_a_game_by_agreement_as_a_logged_row_of_its_own(referee: 
     assert again.over and again.log == snap.log and game.to_dict(again.state)["agreed"] is True
     referee.undo(code, again.version)
     assert not referee.snapshot(code).over and referee.snapshot(code).moves == 1
+
+
+def _double_tap_hazard(game: Any, players: int = 2) -> tuple[int, list, int, dict]:
+    """A real position where a seat's move leaves that seat the very same
+    choices, so that a second tap on the same control is a legal move again
+    (Compounded: a second element; Lab Notes: a second trash; Synthesis: a
+    second roll): ``(seed, log to it, seat, action)``, found by seeded play."""
+    import random
+
+    from engine.core import RulesError
+
+    for seed in range(20):
+        rng, state, log = random.Random(seed), game.setup(players, seed), []
+        for _ in range(400):
+            if game.is_over(state):
+                break
+            seat = rng.choice(game.to_move(state))
+            actions = game.actions(state, seat)
+            for action in actions:
+                after = game.apply(state, seat, action)
+                if game.actions(after, seat) == actions:
+                    try:
+                        game.apply(after, seat, action)
+                    except RulesError:
+                        continue
+                    return seed, log, seat, action
+            action = rng.choice(actions)
+            state = game.apply(state, seat, action)
+            log.append((seat, action))
+    raise AssertionError(f"no double-tap position found in {game.title}")
+
+
+@pytest.mark.parametrize("name", ["compounded", "labnotes", "synthesis"])
+def test_a_double_tap_applies_once(referee: Referee, name: str) -> None:
+    """Found at the table: two requests from one tap-tap, each with its own
+    action id and the version the phone saw, applied twice (the seat's choices
+    had not changed, so the second looked like a move made beside another's)."""
+    game = referee.game(name)
+    seed, log, seat, action = _double_tap_hazard(game)
+    table, _ = referee.create(name, {}, seed=seed)
+    for i in range(2):
+        referee.join(table["code"], f"P{i}")
+    code = table["code"]
+    referee.start(code, referee.version(code))
+    for who, move in log:
+        referee.act(code, who, move, referee.version(code))
+    seen = referee.version(code)
+    first = referee.act(code, seat, action, seen, "tap-00000001")
+    with pytest.raises(Conflict, match="You moved just now"):
+        referee.act(code, seat, action, seen, "tap-00000002")
+    again = referee.snapshot(code)
+    assert again.moves == first.moves == len(log) + 1 and again.version == first.version
+
+
+def test_an_action_id_reused_for_another_move_is_refused_not_taken_for_a_retry(referee: Referee) -> None:
+    code = _start(referee)
+    v = referee.version(code)
+    referee.act(code, 0, {"type": "bet", "guess": "high"}, v, "bet-00000001")
+    retried = referee.act(code, 0, {"type": "bet", "guess": "high"}, v, "bet-00000001")
+    assert retried.moves == 1                                     # the same request again: applied once
+    for seen in (v, referee.version(code)):                       # an old version, and the current one
+        with pytest.raises(Conflict, match="id of another move"):
+            referee.act(code, 1, {"type": "bet", "guess": "low"}, seen, "bet-00000001")
+    assert referee.snapshot(code).moves == 1 and referee.snapshot(code).view(1)["my_bet"] is None

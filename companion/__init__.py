@@ -34,7 +34,9 @@ HTMX_FILE = STATIC_DIR / "vendor" / "htmx.min.js"
 DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 64 * 1024,   # the largest honest request is a pasted paper sheet
     "MAX_FORM_MEMORY_SIZE": 64 * 1024,
-    "RATE_LIMITS": {"create": (20, 60.0), "join": (30, 60.0), "paper": (60, 60.0)},
+    "RATE_LIMITS": {"create": (20, 60.0), "join": (30, 60.0), "paper": (60, 60.0),
+                    "lookup": (20, 60.0)},  # codes that name no table, per address (guessing)
+    "CODE_LENGTH": 5,                   # letters of a new table's code (5-12; docs/deploy.md)
     "POLL_MS": 500,                     # every phone sees a change within a second
     "PUBLIC_URL": None,                 # the LAN address phones use; serve() sets it
     "ALLOW_CHOSEN_SEED": False,         # tests and benchmarks may fix a table's seed
@@ -118,7 +120,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     news.fanout.start(news)
     app.extensions["companion_hub"] = news
     referee = Referee(tables, strict_versions=bool(app.config["STRICT_VERSIONS"]),
-                      secret=str(app.config["SECRET_KEY"]).encode())
+                      secret=str(app.config["SECRET_KEY"]).encode(), code_length=int(app.config["CODE_LENGTH"]))
     referee.changed = news.publish
     app.extensions["companion_referee"] = referee
     try:
@@ -160,7 +162,8 @@ def _errors(app: Flask) -> None:
     """Every error answered in one place: JSON for the API, a sentence in a
     banner for htmx, an error page otherwise; refusals keep their status."""
     from companion.db import DatabaseBusy
-    from companion.errors import REFUSALS, TooMany, status_of
+    from companion.errors import REFUSALS, NoSuchTable, TooMany, status_of
+    from companion.security import missed_lookup
 
     def answer(code: int, title: str, message: str, headers: Any = ()) -> Any:
         if request.path.startswith("/api/"):
@@ -182,6 +185,11 @@ def _errors(app: Flask) -> None:
         return answer(exc.code or 500, exc.name, exc.description or exc.name, exc.get_headers())
 
     def refusal(exc: Exception) -> Any:
+        if isinstance(exc, NoSuchTable):
+            try:
+                missed_lookup()
+            except TooMany as limited:
+                exc = limited
         headers = [("Retry-After", str(exc.retry_after))] if isinstance(exc, TooMany) else []
         if exc.__class__.__name__ == "NoToken":
             headers.append(("WWW-Authenticate", "Bearer"))

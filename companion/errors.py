@@ -49,6 +49,11 @@ class NotFound(TableError):
     status = 404
 
 
+class NoSuchTable(NotFound):
+    """A code that names no table: each one an address sends counts against
+    it (``companion.security.missed_lookup``), so codes cannot be guessed."""
+
+
 class Gone(TableError):
     """A one-time link already used, or expired."""
 

@@ -14,7 +14,7 @@ import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from engine.core import RulesError
-from companion.errors import BIGINT_LIMIT, BadInput, Conflict, Gone, NotFound, Refused
+from companion.errors import BIGINT_LIMIT, BadInput, Conflict, Gone, NoSuchTable, NotFound, Refused
 from companion.snapshot import Snapshot, digest
 from companion.store import CodeTaken, VersionConflict
 from labkit import registry
@@ -24,6 +24,11 @@ if TYPE_CHECKING:
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I/1, O/0, L: read aloud across a table
 CODE_LENGTH = 5
+"""Letters of a new table's code, by default (the ``CODE_LENGTH`` setting):
+31^5, about 28.6 million codes, short enough to read across a table."""
+CODE_LENGTHS = range(CODE_LENGTH, 13)
+"""What a server may be set to, and every length a code is read at: a
+server whose setting changed still finds the tables made before."""
 NAME_MAX = 24
 OPTIONS_MAX_CHARS = 2000
 
@@ -31,8 +36,8 @@ OPTIONS_MAX_CHARS = 2000
 def clean_code(code: str) -> str:
     """A join code as typed on a phone: case and spaces do not matter."""
     code = "".join(str(code).split()).upper()
-    if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
-        raise NotFound(f"There is no table {code[:12]}. Check the code.")
+    if len(code) not in CODE_LENGTHS or any(ch not in CODE_ALPHABET for ch in code):
+        raise NoSuchTable(f"There is no table {code[:12]}. Check the code.")
     return code
 
 
@@ -91,7 +96,7 @@ class LobbyRules:
             raise BadInput(str(exc)) from None
         host_token = secrets.token_urlsafe(24)
         for _ in range(20):
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(self.code_length))
             try:
                 table = self.store.create_table(code=code, game=game_name, seed=seed, options=options,
                                                 host_token=digest(host_token))
@@ -221,7 +226,7 @@ class LobbyRules:
         if not snap.over:
             raise Refused("A rematch can start when this game is over.")
         for _ in range(20):
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(self.code_length))
             seats = [(s["name"], digest(self.rematch_token(code, s["token"]))) for s in snap.seats]
             try:
                 self.store.rematch(snap.table, code, secrets.randbits(63), snap.table["host_token"], seats)

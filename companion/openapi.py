@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion import paper, plugins
-from companion.lobby import CODE_ALPHABET, CODE_LENGTH, NAME_MAX
+from companion.lobby import CODE_ALPHABET, CODE_LENGTHS, NAME_MAX
 from companion.referee import ACTION_MAX_CHARS
 
 API_VERSION = "1.0.0"
@@ -154,7 +154,7 @@ SCHEMAS: dict[str, Any] = {
                                    "seed": {"type": "integer", "minimum": 0,
                                             "description": "Only where the server allows chosen seeds (tests)."}}},
     "Created": {"type": "object", "required": ["code", "host_token", "url", "table"],
-                "properties": {"code": {"type": "string", "minLength": CODE_LENGTH, "maxLength": CODE_LENGTH,
+                "properties": {"code": {"type": "string", "minLength": CODE_LENGTHS.start, "maxLength": CODE_LENGTHS.stop - 1,
                                         "pattern": f"^[{CODE_ALPHABET}]+$"},
                                "host_token": {"type": "string"}, "url": {"type": "string"},
                                "table": {"$ref": "#/components/schemas/Table"}}},

@@ -36,7 +36,7 @@ from engine.core import Game, IllegalAction, RulesError
 from companion import plugins
 from companion.agreed import AGREED_END, TABLE, agreed_end_words, replayed
 from companion.errors import BadInput, Conflict, Refused
-from companion.lobby import LobbyRules, clean_code, plain_json
+from companion.lobby import CODE_LENGTH, CODE_LENGTHS, LobbyRules, clean_code, plain_json
 from companion.snapshot import Snapshot
 from companion.store import AlreadyApplied, Logged, Store, VersionConflict
 from labkit import cardsets, registry
@@ -68,8 +68,13 @@ class _Entry:
 
 class Referee(LobbyRules):
     def __init__(self, store: Store, *, cache_tables: int = 256, keep_states: int = 32,
-                 strict_versions: bool = False, secret: bytes = b"") -> None:
+                 strict_versions: bool = False, secret: bytes = b"", code_length: int = CODE_LENGTH) -> None:
         self.store = store
+        if code_length not in CODE_LENGTHS:
+            raise ValueError(f"CODE_LENGTH: a table code has {CODE_LENGTHS.start} to {CODE_LENGTHS.stop - 1} "
+                             f"letters, not {code_length}")
+        self.code_length = code_length
+        """Letters of each new table's code."""
         self.secret = secret or secrets.token_bytes(32)
         """The server's key (every worker's the same): a rematch's seat secrets come from it."""
         self.strict_versions = strict_versions  # True: any stale version is a conflict, even in simultaneous phases

@@ -23,11 +23,15 @@ import functools
 import hmac
 import ipaddress
 import secrets
+import threading
+import time
 from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, abort, current_app, jsonify, request, session
 from werkzeug.exceptions import Forbidden, TooManyRequests, UnsupportedMediaType
+
+from companion.errors import TooMany
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 CSRF_HEADER = "X-CSRF-Token"
@@ -116,8 +120,11 @@ def protect(app: Flask) -> None:
             response.headers.setdefault(key, value)
         return response
 
+    app.extensions["companion_guessers"] = {}
+
     @app.before_request
     def _guard() -> Any:
+        _refuse_guessers()
         if request.method not in UNSAFE_METHODS:
             return None
         _check_origin()
@@ -184,6 +191,51 @@ def rate_limit(bucket: str) -> None:
     if wait > 0:
         seconds = max(1, round(wait))
         raise TooManyRequests(f"Too many requests: wait {seconds} s and try again.", retry_after=seconds)
+
+
+# --- guessing table codes ------------------------------------------------------
+GUESSERS_KEPT = 10_000
+"""Addresses one worker remembers as out of lookups (the oldest go first)."""
+_GUESSERS_LOCK = threading.Lock()
+
+
+def _names_a_code() -> bool:
+    return "code" in (request.view_args or {}) or (request.path == "/join" and "code" in request.args)
+
+
+def _refuse_guessers() -> None:
+    """While an address is out of lookups (``missed_lookup``), every request
+    of its that names a table code is refused, the codes of real tables too:
+    otherwise a guesser would still tell a hit (200) from a miss (429)."""
+    if not _names_a_code():
+        return
+    until = current_app.extensions["companion_guessers"].get(client_address()[:64])
+    wait = (until or 0.0) - time.time()
+    if wait > 0:
+        raise TooMany(f"Too many codes that name no table: wait {max(1, round(wait))} s and try again.",
+                      max(1, round(wait)))
+
+
+def missed_lookup() -> None:
+    """A code this address sent named no table: it costs a token of the
+    ``lookup`` bucket (shared by the workers through the database). With
+    none left the address is refused every code until the bucket refills:
+    raises :class:`TooMany`."""
+    limits = current_app.config["RATE_LIMITS"]
+    if "lookup" not in limits or not _names_a_code():
+        return
+    burst, seconds = limits["lookup"]
+    client = client_address()[:64]
+    wait = current_app.extensions["companion_store"].take_token("lookup", client, int(burst), float(seconds))
+    if wait > 0:
+        guessers = current_app.extensions["companion_guessers"]
+        with _GUESSERS_LOCK:
+            guessers.pop(client, None)
+            guessers[client] = time.time() + wait
+            while len(guessers) > GUESSERS_KEPT:
+                guessers.pop(next(iter(guessers)))
+        raise TooMany(f"Too many codes that name no table: wait {max(1, round(wait))} s and try again.",
+                      max(1, round(wait)))
 
 
 def parse_limit(text: str) -> tuple[int, float]:

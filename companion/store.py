@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.db import Database, open_database
-from companion.errors import NotFound
+from companion.errors import NoSuchTable
 from companion.store_seats import SeatStore
 from companion.store_upkeep import Upkeep
 from companion.store_words import CodeTaken, VersionConflict, is_unique_violation as _is_unique_violation, now
@@ -80,7 +80,7 @@ class Store(SeatStore, Upkeep):
         with self.db.connect() as c:
             row = c.one("SELECT * FROM game_tables WHERE code = ?", (code,))
         if row is None:
-            raise NotFound(f"There is no table {code}. Check the code.")
+            raise NoSuchTable(f"There is no table {code}. Check the code.")
         return _table(row)
 
     def version(self, code: str) -> int:
@@ -88,7 +88,7 @@ class Store(SeatStore, Upkeep):
         with self.db.connect() as c:
             row = c.one("SELECT version FROM game_tables WHERE code = ?", (code,))
         if row is None:
-            raise NotFound(f"There is no table {code}. Check the code.")
+            raise NoSuchTable(f"There is no table {code}. Check the code.")
         return int(row["version"])
 
     def versions(self, codes: list[str]) -> dict[str, int]:

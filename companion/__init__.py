@@ -36,6 +36,9 @@ DEFAULTS: dict[str, Any] = {
     "MAX_FORM_MEMORY_SIZE": 64 * 1024,
     "RATE_LIMITS": {"create": (20, 60.0), "join": (30, 60.0), "paper": (60, 60.0),
                     "lookup": (20, 60.0)},  # codes that name no table, per address (guessing)
+    "THREADS": 256,                     # threads per worker (serve() sets it)...
+    "THREADS_KEPT_FREE": 32,            # ...of which live streams may never take these...
+    "STREAMS_PER_ADDRESS": 64,          # ...and one client address holds at most these (companion.stream)
     "CODE_LENGTH": 5,                   # letters of a new table's code (5-12; docs/deploy.md)
     "POLL_MS": 500,                     # every phone sees a change within a second
     "PUBLIC_URL": None,                 # the LAN address phones use; serve() sets it
@@ -123,6 +126,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
                       secret=str(app.config["SECRET_KEY"]).encode(), code_length=int(app.config["CODE_LENGTH"]))
     referee.changed = news.publish
     app.extensions["companion_referee"] = referee
+    app.extensions["companion_streams"] = stream.Streams()
     try:
         security._trusted(str(app.config["TRUSTED_PROXIES"] or ""))
     except ValueError as exc:

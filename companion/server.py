@@ -89,7 +89,7 @@ def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = No
     """
     out = out or sys.stdout
     url = phone_url(host, port)
-    settings: dict[str, Any] = {"PUBLIC_URL": url, "WORKERS": workers}
+    settings: dict[str, Any] = {"PUBLIC_URL": url, "WORKERS": workers, "THREADS": threads}
     if database_url:
         settings["DATABASE_URL"] = database_url
     settings.update(config or {})

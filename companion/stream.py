@@ -13,12 +13,16 @@ closing an idle stream. A phone whose browser cannot hold a stream polls
 
 from __future__ import annotations
 
+import threading
+from collections import Counter
 from typing import Any, Iterator
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from companion import live
 from companion.caller import by_cookies, by_cookies_at
+from companion.errors import TooMany
+from companion.security import client_address
 from companion.hub import HEARTBEAT_S
 from companion.lobby import clean_code
 from companion.web import get_referee
@@ -42,9 +46,54 @@ def _event(version: int, data: str) -> str:
     return f"id: {version}\nevent: change\ndata: {body}\n\n"
 
 
+class Streams:
+    """The streams one worker holds open, in all and per client address.
+
+    Each stream holds a thread for as long as its page is open, so one
+    device opening hundreds would take every thread, and then nobody would
+    get an answer. A worker keeps ``THREADS_KEPT_FREE`` of its ``THREADS``
+    for ordinary requests and lets one address hold at most
+    ``STREAMS_PER_ADDRESS``; a stream past either is answered 429 (the
+    page then polls: companion.js)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.total = 0
+        self.by_address: Counter[str] = Counter()
+
+    @staticmethod
+    def most(config: Any) -> int:
+        """Streams one worker holds at most: its threads but those kept free
+        (at most a quarter of them, so a small worker still holds streams)."""
+        threads = int(config["THREADS"])
+        return threads - min(int(config["THREADS_KEPT_FREE"]), threads // 4)
+
+    def admit(self, address: str, config: Any) -> None:
+        most = self.most(config)
+        with self._lock:
+            if self.total >= most:
+                raise TooMany("This server is holding all the live connections it can: this page will "
+                              "check for changes every few seconds instead.", 30)
+            if self.by_address[address] >= int(config["STREAMS_PER_ADDRESS"]):
+                raise TooMany("Too many live connections from this address: this page will check for "
+                              "changes every few seconds instead.", 30)
+            self.total += 1
+            self.by_address[address] += 1
+
+    def release(self, address: str) -> None:
+        with self._lock:
+            self.total -= 1
+            self.by_address[address] -= 1
+            if self.by_address[address] <= 0:
+                del self.by_address[address]
+
+
 @bp.get("/t/<code>/events")
 def events(code: str) -> Any:
     caller = by_cookies(clean_code(code))
+    streams: Streams = current_app.extensions["companion_streams"]
+    address = client_address()[:64]
+    streams.admit(address, current_app.config)
     referee = get_referee()
     hub = current_app.extensions["companion_hub"]
     heartbeat = float(current_app.config.get("HEARTBEAT_S", HEARTBEAT_S))
@@ -72,6 +121,9 @@ def events(code: str) -> Any:
             hub.watching(caller.code, -1)
 
     response = Response(stream_with_context(changes()), mimetype="text/event-stream")
+    # released when the server closes the response, whether or not the
+    # stream ever started (a phone can go before its first byte)
+    response.call_on_close(lambda: streams.release(address))
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"   # nginx: pass each event on at once
     return response

@@ -121,3 +121,46 @@ def test_serve_prints_the_address_and_a_qr_code(monkeypatch: Any, tmp_path: Any,
     assert "\u2588\u2588\u2588\u2588" in text                          # the QR code's blocks
     assert seen["host"] == "0.0.0.0" and seen["port"] == 5123 and seen["workers"] == 2
     assert seen["app"].config["PUBLIC_URL"].endswith(":5123")
+
+
+@pytest.mark.slow
+def test_300_streams_from_one_address_leave_the_server_answering(server_factory: Any) -> None:
+    """Found by an attacker: 256 open event streams from one device took every
+    thread of the worker, and then nobody got an answer. Raw sockets, each
+    holding a stream open without reading it, as a hostile client would."""
+    import socket
+    import time
+
+    server = server_factory().start()
+    code = new_table(server.url, ["Ada", "Bo"])["code"]
+    request = (f"GET /t/{code}/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n").encode()
+    held, statuses = [], []
+    try:
+        for _ in range(300):
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            s.sendall(request)
+            held.append(s)
+        for s in held:                       # each answers at once: a stream (200) or "too many" (429)
+            statuses.append(s.recv(64).split(b" ", 2)[1])
+        started = time.monotonic()
+        status, games = call(server.url, "GET", "/api/games", timeout=10)
+        took = time.monotonic() - started
+        assert status == 200 and games, (status, took)
+        assert statuses.count(b"200") == 64 and statuses.count(b"429") == 236, \
+            {s: statuses.count(s) for s in set(statuses)}
+    finally:
+        for s in held:
+            s.close()
+    # a closed stream's thread learns it at its next heartbeat (5 s) and is
+    # released: then a new stream is let in again
+    deadline = time.monotonic() + 20
+    while True:
+        s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        try:
+            s.sendall(request)
+            if s.recv(64).split(b" ", 2)[1] == b"200":
+                break
+        finally:
+            s.close()
+        assert time.monotonic() < deadline, "closed streams were never released"
+        time.sleep(0.5)

@@ -190,6 +190,9 @@ def companion_server(workers: int, database_url: str | None, workdir: Path) -> P
     if database_url:
         cmd += ["--database-url", database_url]
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    # every simulated phone comes from 127.0.0.1: let that one address hold
+    # all their streams (a real room's phones have addresses of their own)
+    env["LABKIT_STREAMS_PER_ADDRESS"] = "100000"
     return Process(cmd, port, workdir, env)
 
 

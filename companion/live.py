@@ -62,18 +62,13 @@ class Response:
 
 
 def context(caller: Caller, said: Response | None = None, board: bool = True) -> dict[str, Any]:
-    """What a part's template is given (not to be changed: without ``said``
-    it is one dict per version and viewer, shared by the viewer's parts)."""
+    """What a part's template is given. Made afresh for each part, from the
+    board context the version keeps per viewer: a context kept in the
+    snapshot would hold the snapshot itself (``snap``, and the closures
+    below), a cycle that only a full garbage collection frees, with every
+    page rendered from it."""
     from companion.web import public_base_url
 
-    base = public_base_url()
-    if said is None or said.empty:
-        return caller.snap.cached(("context", caller.seat, caller.host, board, base),
-                                  lambda: _context(caller, None, board, base))
-    return _context(caller, said, board, base)
-
-
-def _context(caller: Caller, said: Response | None, board: bool, base: str) -> dict[str, Any]:
     snap, seat = caller.snap, caller.seat
     game = snap.table["game"]
     plugin = plugins.plugin(game)
@@ -83,12 +78,20 @@ def _context(caller: Caller, said: Response | None, board: bool, base: str) -> d
     return {
         "snap": snap, "game": snap.game, "me": seat, "is_host": caller.host,
         "error": said.error, "notice": said.notice, "join_error": said.join_error,
-        "handovers": (lambda: handovers(snap)) if caller.host else (lambda: []),
-        "join_url": _join_url(snap.code, base),
-        "plugin": plugin, "label": lambda action: plugins.action_label(game, action),
-        "to_json": lambda value: json.dumps(value, sort_keys=True, separators=(",", ":")),
+        "handovers": (lambda: handovers(snap)) if caller.host else _no_handovers,
+        "join_url": _join_url(snap.code, public_base_url()),
+        "plugin": plugin, "label": functools.partial(plugins.action_label, game),
+        "to_json": _to_json,
         **extra,
     }
+
+
+def _no_handovers() -> list[dict[str, Any]]:
+    return []
+
+
+def _to_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -18,6 +18,7 @@ calls ``window.labkit.submit``.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections import defaultdict
@@ -54,13 +55,13 @@ def reaction_words(game: Any, snap: Any, seat: int, action: dict[str, Any]) -> s
     return f"{given} \u2192 {made}"
 
 
-def in_names(snap: Any, text: str) -> str:
+def in_names(names: tuple[str, ...], text: str) -> str:
     """A referee's sentence with the table's names: the engine knows the
     seats only as "Player 1", "Player 2" (its refusals name the owner of a
     guarded molecule)."""
     def name(m: re.Match) -> str:
         seat = int(m.group(1)) - 1
-        return snap.name(seat) if 0 <= seat < len(snap.seats) else m.group(0)
+        return names[seat] if 0 <= seat < len(names) else m.group(0)
     return re.sub(r"\bPlayer (\d+)\b", name, text)
 
 
@@ -225,6 +226,7 @@ def board_context(snap: Any, seat: int | None) -> dict[str, Any]:
         "hand": [recipe_card(game, rid) for rid in mine["hand"]] if mine and mine["hand"] is not None else None,
         "players": players(snap, seat),
         "standings": standings(snap),
-        "say": lambda text: in_names(snap, text),
+        # the names, not the snapshot: the snapshot keeps this context
+        "say": functools.partial(in_names, tuple(snap.names)),
         "face": lambda recipe_id, big=False: face(game, recipe_id, big),
     }}

@@ -1,7 +1,9 @@
 """Paper tools at the table, for every game that has them (a finished sheet
 scored, a proposed reaction judged): a page where the JSON can be pasted,
 and the API route ``/api/games/<game>/paper/<verb>``. A game's plugin may
-offer a friendlier page that builds the same JSON and posts it here.
+offer a friendlier page that builds the same JSON and posts it here (its
+``links``): then that page is the way in from the home page, and it links
+to the JSON page for pasting ("Paste JSON instead"), which links back.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from flask import Blueprint, abort, jsonify, render_template, request
 
 from engine.core import InvalidState, MalformedInput
 from engine.descriptor import GameDescriptor, PaperTool
+from companion.plugins import plugin
 from companion.security import json_error, rate_limit
 from companion.web import get_referee
 from labkit import registry
@@ -44,16 +47,26 @@ def run(game: str, verb: str, text: str) -> tuple[int, dict[str, Any] | None, li
 
 
 def links() -> list[tuple[str, str, dict[str, str]]]:
-    """A home-page link for every paper tool: ``(label, endpoint, args)``."""
-    return [(f"{t.verb.capitalize()} {t.what} ({g.title})", "paper.page", {"game": g.name, "verb": t.verb})
-            for g in registry.games().values() for t in g.paper]
+    """A home-page link to the JSON page of each paper tool whose game's
+    plugin offers no page of its own: ``(label, endpoint, args)``. A game
+    with such a page is listed by it alone (``companion.plugins.links``):
+    two entries named alike, one of them asking for JSON, is one too many."""
+    return [(f"{t.verb.capitalize()} {t.what} ({g.title}): paste its JSON", "paper.page",
+             {"game": g.name, "verb": t.verb})
+            for g in registry.games().values() if not plugin(g.name).links for t in g.paper]
+
+
+def _page_context(descriptor: GameDescriptor, tool: PaperTool, **kw: Any) -> dict[str, Any]:
+    """The JSON page's names: ``pages`` are the game's own pages for paper
+    tables, ``(label, endpoint)``, linked back to from the JSON page."""
+    return {"game": descriptor, "tool": tool, "pages": plugin(descriptor.name).links, "report": None,
+            "problems": None, "text": "", **kw}
 
 
 @bp.get("/paper/<game>/<verb>")
 def page(game: str, verb: str) -> str:
     descriptor, tool = _tool(game, verb)
-    return render_template("companion/paper.html", game=descriptor, tool=tool, report=None, problems=None,
-                           text="")
+    return render_template("companion/paper.html", **_page_context(descriptor, tool))
 
 
 @bp.post("/paper/<game>/<verb>")
@@ -62,7 +75,7 @@ def submit(game: str, verb: str) -> Any:
     rate_limit("paper")
     text = request.form.get("data", "")
     status, report, problems = run(game, verb, text)
-    ctx = dict(game=descriptor, tool=tool, report=report, problems=problems, text=text)
+    ctx = _page_context(descriptor, tool, report=report, problems=problems, text=text)
     if request.headers.get("HX-Request") == "true":
         return render_template("companion/_paper_report.html", **ctx), status
     return render_template("companion/paper.html", **ctx), status

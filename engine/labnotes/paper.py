@@ -10,8 +10,10 @@ A sheet is written down as JSON (``docs/labnotes-sheet-format.md``)::
 
 :func:`score_sheet` checks it against the rules and returns the score boxes;
 a sheet that breaks a rule raises :class:`~engine.core.InvalidState` listing
-every problem, one per line. As at the end of a game, elements with no bond
-burn before scoring (End Game).
+every problem, one per line (:class:`~engine.core.MalformedInput` when a
+value is not even of its field's kind, a list where a space's label or an
+element's letter belongs: the problem names the field). As at the end of a
+game, elements with no bond burn before scoring (End Game).
 
 >>> from labkit.cardsets import new_game
 >>> from labkit.registry import find
@@ -29,10 +31,11 @@ engine.core.InvalidState: This sheet breaks 1 rule:
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any, Mapping
 
 from engine.chem import ELEMENT_NAMES
-from engine.core import Game, InvalidState, SeatScore
+from engine.core import Game, InvalidState, MalformedInput, SeatScore
 from engine.descriptor import PaperReport, PaperTool
 from engine.labnotes.scoring import burn_unconnected, compounds, seat_score, unconnected
 from engine.labnotes.state import (BURNED, DEFAULT_COLS, EMPTY, LINE_POINTS, VALENCE, Sheet, bond_key,
@@ -51,33 +54,49 @@ def score_sheet(data: Mapping[str, Any], rules: "Rules") -> SeatScore:
     cards = rules.data
     rows, cols = rules.rows, rules.cols
     problems: list[str] = []
+    malformed: list[str] = []
     p = problems.append
+
+    def bad(message: str) -> None:
+        """A value of the wrong kind (a list where a text belongs): no rule can be read from it."""
+        malformed.append(message)
+        p(message)
+
     if not isinstance(data, Mapping):
-        raise InvalidState(f"A sheet is a JSON object with {', '.join(REQUIRED)}, found {type(data).__name__}.")
+        raise MalformedInput(f"A sheet is a JSON object with {', '.join(REQUIRED)}, found {_kind(data)}.")
     for key in data:
         if key not in FIELDS:
             p(f"{key!r} is not a field of a sheet (fields: {', '.join(FIELDS)})")
     for key in REQUIRED:
         if key not in data:
             p(f"{key!r} is missing")
-    if data.get("game", "labnotes") != "labnotes":
+    if not isinstance(data.get("game", "labnotes"), str):
+        bad(f"game: expected a text, \"labnotes\", found {_kind(data['game'])}")
+    elif data.get("game", "labnotes") != "labnotes":
         p(f"game: this is a Lab Notes scorer, found {data['game']!r}")
+    if data.get("player") is not None and not isinstance(data["player"], str):
+        bad(f"player: expected a name, found {_kind(data['player'])}")
 
     def space(label: Any, where: str) -> int | None:
+        if not isinstance(label, str):
+            bad(f"{where}: expected a space's label like \"A1\", found {_kind(label)}")
+            return None
         try:
             return parse_space_label(label, rows, cols)
-        except (ValueError, TypeError):
+        except ValueError:
             p(f"{where}: {label!r} is not a space on the sheet (rows A-{chr(64 + rows)}, columns 1-{cols})")
             return None
 
     field = [EMPTY] * (rows * cols)
     elements = data.get("elements", {})
     if not isinstance(elements, Mapping):
-        p("elements: expected an object of space: element, like {\"A1\": \"H\"}")
+        bad(f"elements: expected an object of space: element, like {{\"A1\": \"H\"}}, found {_kind(elements)}")
         elements = {}
     for label, element in elements.items():
         k = space(label, "elements")
-        if element not in VALENCE:
+        if not isinstance(element, str):
+            bad(f"elements: {label}: expected an element's letter (H, O, N or C), found {_kind(element)}")
+        elif element not in VALENCE:
             p(f"elements: {label}: {element!r} is not an element (H, O, N or C)")
         elif k is not None:
             if field[k] != EMPTY:
@@ -85,7 +104,7 @@ def score_sheet(data: Mapping[str, Any], rules: "Rules") -> SeatScore:
             field[k] = element
     burned = data.get("burned", [])
     if not isinstance(burned, list):
-        p("burned: expected a list of spaces, like [\"F6\"]")
+        bad(f"burned: expected a list of spaces, like [\"F6\"], found {_kind(burned)}")
         burned = []
     for label in burned:
         k = space(label, "burned")
@@ -97,7 +116,7 @@ def score_sheet(data: Mapping[str, Any], rules: "Rules") -> SeatScore:
             else:
                 field[k] = BURNED
     spaces = "".join(field)
-    bonds = _bonds(data.get("bonds", []), spaces, rules, space, p)
+    bonds = _bonds(data.get("bonds", []), spaces, rules, space, p, bad)
     for k, e in enumerate(spaces):
         if e in VALENCE:
             used = sum(o for key, o in bonds.items() if k in key)
@@ -105,19 +124,26 @@ def score_sheet(data: Mapping[str, Any], rules: "Rules") -> SeatScore:
                 name = ELEMENT_NAMES[e]
                 p(f"the {name} at {space_label(k, cols)} has {used} bonds; {name} takes only {VALENCE[e]}")
     trash = data.get("trash", [])
-    if not isinstance(trash, list) or any(t not in VALENCE for t in trash):
+    if not isinstance(trash, list) or not all(isinstance(t, str) for t in trash):
+        bad(f"trash: expected a list of elements' letters (H, O, N or C), found {_kind(trash)}")
+    elif any(t not in VALENCE for t in trash):
         p("trash: expected a list of elements (H, O, N or C)")
     elif len(trash) > cards.sheet.trash_cans:
         p(f"trash: {len(trash)} elements, but the sheet has {cards.sheet.trash_cans} trash cans")
-    points = _notecards(data.get("notecards", []), spaces, bonds, rules, p)
+    points = _notecards(data.get("notecards", []), spaces, bonds, rules, p, bad)
     marks = data.get("tool_marks", 0)
     track = cards.sheet.tools_track
     opened = track.open + sum(track.opened_by_notecard[:len(points)])
-    if type(marks) is not int or marks < 0:
+    if type(marks) is not int:
+        bad(f"tool_marks: expected a whole number, found {_kind(marks)}")
+    elif marks < 0:
         p(f"tool_marks: expected a whole number, found {marks!r}")
     elif marks > opened:
         p(f"tool_marks: {marks} marked, but only {opened} tools-track spaces are open "
           f"with {len(points)} notecard(s) claimed")
+    if malformed:
+        raise MalformedInput("This sheet is not written in its format (docs/labnotes-sheet-format.md):\n"
+                             + "\n".join(f"- {x}" for x in problems))
     if problems:
         n = len(problems)
         raise InvalidState(f"This sheet breaks {n} rule{'s' if n > 1 else ''}:\n" + "\n".join(f"- {x}" for x in problems))
@@ -131,15 +157,15 @@ def score_sheet(data: Mapping[str, Any], rules: "Rules") -> SeatScore:
     })
 
 
-def _bonds(raw: Any, spaces: str, rules: "Rules", space, p) -> dict[tuple[int, int], int]:
+def _bonds(raw: Any, spaces: str, rules: "Rules", space, p, bad) -> dict[tuple[int, int], int]:
     cols = rules.cols
     bonds: dict[tuple[int, int], int] = {}
     if not isinstance(raw, list):
-        p("bonds: expected a list of [space, space, order], like [[\"A1\", \"A2\", 1]]")
+        bad(f"bonds: expected a list of [space, space, order], like [[\"A1\", \"A2\", 1]], found {_kind(raw)}")
         return bonds
     for entry in raw:
         if not (isinstance(entry, list) and len(entry) == 3):
-            p(f"bonds: {entry!r} is not [space, space, order]")
+            bad(f"bonds: expected [space, space, order], like [\"A1\", \"A2\", 1], found {_kind(entry)}")
             continue
         a, b, order = space(entry[0], "bonds"), space(entry[1], "bonds"), entry[2]
         if a is None or b is None:
@@ -162,10 +188,10 @@ def _bonds(raw: Any, spaces: str, rules: "Rules", space, p) -> dict[tuple[int, i
     return bonds
 
 
-def _notecards(raw: Any, spaces: str, bonds, rules: "Rules", p) -> list[int]:
+def _notecards(raw: Any, spaces: str, bonds, rules: "Rules", p, bad) -> list[int]:
     cards = rules.data
     if not isinstance(raw, list):
-        p("notecards: expected a list like [{\"notecard\": \"methane\", \"points\": 6}]")
+        bad(f"notecards: expected a list like [{{\"notecard\": \"methane\", \"points\": 6}}], found {_kind(raw)}")
         return []
     if len(raw) > cards.sheet.notecard_boxes:
         p(f"notecards: {len(raw)} claimed, but the sheet has {cards.sheet.notecard_boxes} boxes")
@@ -174,18 +200,25 @@ def _notecards(raw: Any, spaces: str, bonds, rules: "Rules", p) -> list[int]:
     seen: set[str] = set()
     points = []
     for i, entry in enumerate(raw, 1):
-        if not isinstance(entry, Mapping) or set(entry) - {"notecard", "points"} or "points" not in entry:
+        if not isinstance(entry, Mapping):
+            bad(f"notecards: box {i}: expected {{\"notecard\": id, \"points\": 6}}, found {_kind(entry)}")
+            continue
+        if set(entry) - {"notecard", "points"} or "points" not in entry:
             p(f"notecards: box {i}: expected {{\"notecard\": id, \"points\": 6}} (the id may be left out)")
             continue
         pts = entry["points"]
-        if pts not in LINE_POINTS or type(pts) is not int:
+        if type(pts) is not int:
+            bad(f"notecards: box {i}: points: expected 6, 3 or 1, found {_kind(pts)}")
+        elif pts not in LINE_POINTS:
             p(f"notecards: box {i}: {pts!r} points; a notecard is worth 6, 3 or 1")
         else:
             points.append(pts)
         card = entry.get("notecard")
         if card is None:
             continue
-        if card not in known:
+        if not isinstance(card, str):
+            bad(f"notecards: box {i}: notecard: expected a notecard's id like \"methane\", found {_kind(card)}")
+        elif card not in known:
             p(f"notecards: box {i}: {card!r} is not a compound notecard")
         elif card in seen:
             p(f"notecards: box {i}: {known[card].name} is claimed twice")
@@ -198,6 +231,17 @@ def _notecards(raw: Any, spaces: str, bonds, rules: "Rules", p) -> list[int]:
             else:
                 free.remove(match)
     return points
+
+
+def _kind(value: Any) -> str:
+    """What a misplaced value is, in the words of JSON: ``a list ["C"]``."""
+    kind = {dict: "an object", list: "a list", str: "a text", bool: "true or false", type(None): "null",
+            int: "a number", float: "a number"}.get(type(value), type(value).__name__)
+    inside = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    if any(isinstance(v, (dict, list)) for v in inside):
+        return kind        # not shown: a nested value can be as deep as the parser allows
+    shown = json.dumps(value, ensure_ascii=False, skipkeys=True, default=repr)
+    return f"{kind} {shown if len(shown) <= 40 else shown[:37] + '...'}"
 
 
 def sheet_to_dict(sheet: Sheet, cols: int = DEFAULT_COLS, player: str | None = None) -> dict[str, Any]:

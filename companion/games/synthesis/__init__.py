@@ -3,7 +3,8 @@ Element disc and the dice, each phone's choices (the bond picked from the
 engine's legal placements, by tapping lines in a loupe or from a list; the
 elemental and active molecules' choices; free bonds; the goal cards of
 Unpredictable Consequences), every board drawn like the printed one, and
-each board's score formula line by line."""
+each board's score formula line by line; and a page to score a finished
+paper board by tapping it in (it posts to the house's paper tools)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,14 @@ from flask import Blueprint
 
 from companion.games.synthesis.board import action_label, board_context
 from companion.games.synthesis.narrate import narrate
+from companion.games.synthesis.paper import paper_page, paper_submit
 from companion.plugins import Part, Plugin
 
 blueprint = Blueprint("synthesis", __name__, template_folder="templates", static_folder="static",
                       static_url_path="/static/games/synthesis")
+
+blueprint.add_url_rule("/synthesis/board", "paper", paper_page, methods=["GET"])
+blueprint.add_url_rule("/synthesis/board", "paper_submit", paper_submit, methods=["POST"])
 
 BOARD_PARTS = 8
 """A part per seat's board (the last also holds any seat beyond): a move
@@ -31,4 +36,5 @@ PLUGIN = Plugin(
     styles=("synthesis.css",),
     scripts=("synthesis.js",),
     narrate=narrate,
+    links=(("Score a paper Synthesis board", "synthesis.paper"),),
 )

@@ -36,12 +36,7 @@ class Table:
         return "free bond (one line)" if shape == "line" else self.cards.bonds[shape].name
 
     def names(self) -> dict[str, str]:
-        """Card ids and colour letters to their names, for the score words."""
-        out = {c.id: c.row.name for c in self.cards.chains.values()}
-        out.update({c.id: c.row.name for c in self.cards.patterns.values()})
-        out.update({c.id: c.row.name for c in self.cards.projects.values()})
-        out.update(self.colours.by_letter)
-        return out
+        return card_names(self.cards)
 
     # --- the turn: disc, dice, goal cards ------------------------------------------------------
     def disc(self) -> dict[str, Any]:
@@ -199,6 +194,15 @@ class Table:
         if v["phase"] in ("synthesis", "final") and me["done"]:
             return "You have finished this turn."
         return ""
+
+
+def card_names(cards: Any) -> dict[str, str]:
+    """Card ids and colour letters to their names, for the score words."""
+    out = {c.id: c.row.name for c in cards.chains.values()}
+    out.update({c.id: c.row.name for c in cards.patterns.values()})
+    out.update({c.id: c.row.name for c in cards.projects.values()})
+    out.update({c.letter: c.id for c in cards.rules.colours})
+    return out
 
 
 def board_context(snap: Any, seat: int | None) -> dict[str, Any]:

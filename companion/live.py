@@ -79,6 +79,7 @@ def context(caller: Caller, said: Response | None = None, board: bool = True) ->
         "snap": snap, "game": snap.game, "me": seat, "is_host": caller.host,
         "error": said.error, "notice": said.notice, "join_error": said.join_error,
         "handovers": (lambda: handovers(snap)) if caller.host else _no_handovers,
+        "host_key": (lambda: host_key(snap)) if caller.host else _no_host_key,
         "join_url": _join_url(snap.code, public_base_url()),
         "plugin": plugin, "label": functools.partial(plugins.action_label, game),
         "to_json": _to_json,
@@ -88,6 +89,25 @@ def context(caller: Caller, said: Response | None = None, board: bool = True) ->
 
 def _no_handovers() -> list[dict[str, Any]]:
     return []
+
+
+def _no_host_key() -> None:
+    return None
+
+
+def host_key(snap: Snapshot) -> dict[str, Any] | None:
+    """The host's way back from another phone: a link holding the host's
+    secret (the one this phone's cookie holds: the database keeps only its
+    digest), with its QR code, for the host to save while they have it."""
+    from companion.pages import qr_svg
+    from companion.security import host_cookie
+    from companion.web import public_base_url
+
+    key = request.cookies.get(host_cookie(snap.code))
+    if not key or not snap.is_host(key):
+        return None
+    url = f"{public_base_url()}{url_for('pages.host_key_page', code=snap.code, key=key)}"
+    return {"url": url, "qr": qr_svg(url, 4)}
 
 
 def _to_json(value: Any) -> str:

@@ -14,6 +14,7 @@ sentence next to the control the phone used, and the error's HTTP status.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 from typing import Any
@@ -275,6 +276,27 @@ def claim(code: str, nonce: str) -> Any:
     return response
 
 
+@bp.get("/t/<code>/host/<key>")
+def host_key_page(code: str, key: str) -> Any:
+    """The host key opened on another phone: a button, so that a link
+    preview does not make a chat app host."""
+    snap = get_referee().snapshot(clean_code(code))
+    return render_template("companion/host_key.html", snap=snap, game=snap.game, key=key[:64])
+
+
+@bp.post("/t/<code>/host/<key>")
+def claim_host(code: str, key: str) -> Any:
+    """This phone becomes the table's host too (the host's phone was lost:
+    the key is the host's secret, shown on the host's screen)."""
+    rate_limit("join")
+    snap = get_referee().snapshot(clean_code(code))
+    if not snap.is_host(key):
+        raise Forbidden("This host key is not this table's: ask whoever saved it for the right one.")
+    response = redirect(url_for("pages.table", code=snap.code), 303)
+    set_token_cookie(response, host_cookie(snap.code), key)
+    return response
+
+
 @bp.post("/t/<code>/rematch")
 def rematch(code: str) -> Any:
     """A new table with the same game, options and seats (one, whoever asks first)."""
@@ -331,8 +353,15 @@ def qr(code: str) -> Response:
 
 def qr_inline(code: str) -> Markup:
     """The join QR code as inline SVG (segno's own markup, no user text in it)."""
-    return Markup(segno.make(_join_url(code), error="m").svg_inline(scale=6, border=2, dark="#000", light="#fff",
-                                                                      svgclass="qr", omitsize=True))
+    return qr_svg(_join_url(code), 6)
+
+
+@functools.lru_cache(maxsize=1024)
+def qr_svg(url: str, scale: int) -> Markup:
+    """A link as an inline SVG QR code, made once per link: every seated
+    phone's page carries one, at every version."""
+    return Markup(segno.make(url, error="m").svg_inline(scale=scale, border=2, dark="#000", light="#fff",
+                                                         svgclass="qr", omitsize=True))
 
 
 @bp.app_context_processor

@@ -208,11 +208,22 @@ def test_player_names_are_escaped_everywhere(phones: Any) -> None:
 
 # --- CSRF -------------------------------------------------------------------------
 
-def test_every_state_changing_page_request_needs_the_csrf_token(phones: Any) -> None:
+def test_every_state_changing_page_request_needs_the_csrf_token(phones: Any, app: Any) -> None:
     code, host, ada, bo = _table_with_two(phones)
     posts = [("/tables", {"game": "toyrace"}), (f"/t/{code}/join", {"name": "Cy"}),
              (f"/t/{code}/start", {"version": "2"}), (f"/t/{code}/act", {"action": "{}", "version": "2"}),
              (f"/t/{code}/undo", {"version": "2"}), (f"/t/{code}/end", {"version": "2"})]
+    # and every other POST route the server has, but the API's (bearer tokens, JSON only)
+    values = {"code": code, "seat": 0, "nonce": "x" * 16, "key": "x" * 16, "game": "labnotes", "verb": "score"}
+    with app.test_request_context():
+        from flask import url_for
+
+        for rule in app.url_map.iter_rules():
+            if "POST" in (rule.methods or ()) and not rule.rule.startswith("/api/"):
+                url = url_for(rule.endpoint, **{a: values[a] for a in rule.arguments})
+                if url not in {u for u, _ in posts}:
+                    posts.append((url, {"version": "2"}))
+    assert any("/host/" in u for u, _ in posts) and len(posts) > 12, posts
     for url, data in posts:
         missing = host.client.post(url, data=data)
         assert missing.status_code == 403, url

@@ -235,3 +235,39 @@ def test_the_client_address_comes_from_a_trusted_proxy_only(tmp_path: Path, toy:
     open_server = make_app(tmp_path / "b", RATE_LIMITS=limits)     # no proxy configured
     assert create(open_server, "203.0.113.5") == 201
     assert create(open_server, "203.0.113.6") == 429     # a forged header does not buy another bucket
+
+
+def test_the_host_gets_back_from_another_phone_with_the_host_key(phones: Any) -> None:
+    """Found at a table: a host whose phone lost its cookie left the table
+    reading "You are watching" on every phone, for good."""
+    code, host, (ada, bo) = _lobby(phones, "Ada", "Bo")
+    assert _start(code, host).status_code == 200
+    page = host.get(f"/t/{code}").get_data(as_text=True)
+    link = re.search(rf'href="http://localhost(/t/{code}/host/[\w-]+)"', page)
+    assert link and 'id="host-key"' in page and page.count('class="qr"') >= 1
+    for other in (ada, bo):                                    # the key is on the host's screen only
+        assert "/host/" not in other.get(f"/t/{code}").get_data(as_text=True)
+
+    new = phones()                                             # the host's phone is gone; a new one
+    new.get(link.group(1))                                     # a link preview changes nothing
+    assert "Undo the last action" not in new.get(f"/t/{code}").get_data(as_text=True)
+    answer = new.post(link.group(1), {}, htmx=False)
+    assert answer.status_code == 303
+    page = new.get(f"/t/{code}").get_data(as_text=True)
+    assert "Undo the last action" in page and 'id="host-key"' in page
+    moved = new.post(f"/t/{code}/seats/0/handover", {})       # and can give a seat to a new phone
+    assert moved.status_code == 200 and f"/t/{code}/claim/" in moved.get_data(as_text=True)
+
+    stranger = phones()
+    wrong = stranger.post(f"/t/{code}/host/not-the-key-at-all", {}, htmx=False)
+    assert wrong.status_code == 403 and "host key" in wrong.get_data(as_text=True)
+
+
+def test_a_seated_player_can_invite_a_late_friend_to_watch(phones: Any) -> None:
+    code, host, (ada, bo) = _lobby(phones, "Ada", "Bo")
+    _start(code, host)
+    page = ada.get(f"/t/{code}").get_data(as_text=True)
+    invite = page.split('id="invite-watcher"', 1)[1].split("</details>", 1)[0]
+    assert f">{code}<" in invite and 'class="qr"' in invite and f"http://localhost/t/{code}" in invite
+    watcher = phones()
+    assert 'id="invite-watcher"' not in watcher.get(f"/t/{code}").get_data(as_text=True)

@@ -360,7 +360,7 @@ class Referee(LobbyRules):
         code = snap.code
         if not snap.started:
             raise Refused("The game has not started yet.")
-        last = snap.log[-1] if snap.log else "the last move"
+        last = self._last_move_words(snap)
         try:
             version = self.store.undo(snap.table["id"], seen_version, f"The host took back a move: {last}")
         except VersionConflict:
@@ -377,6 +377,15 @@ class Referee(LobbyRules):
                 self._remember(snap.table["id"], _Entry(version, snap.moves - 1, earlier[-1][1], entry.seats,
                                                         history, entry.log[:-1]))
         return self.snapshot(code)
+
+
+    def _last_move_words(self, snap: Snapshot) -> str:
+        """The table's last move in words, as the undo notice names it: the
+        first line of what it gave, the move itself (the lines after it tell
+        what followed, such as the next round's lead rolling)."""
+        entry = self._entry(snap.table, snap.game)
+        lines = entry.log[-1] if entry.log else ()
+        return lines[0] if lines else "the last move"
 
 
 def narrate(game: Game, before: Any, seat: int, action: dict[str, Any], after: Any,

@@ -294,3 +294,29 @@ def test_an_action_id_reused_for_another_move_is_refused_not_taken_for_a_retry(r
         with pytest.raises(Conflict, match="id of another move"):
             referee.act(code, 1, {"type": "bet", "guess": "low"}, seen, "bet-00000001")
     assert referee.snapshot(code).moves == 1 and referee.snapshot(code).view(1)["my_bet"] is None
+
+
+def test_the_undo_notice_names_the_move_taken_back_not_what_followed_it(referee: Referee) -> None:
+    """Found at a table: the notice read "Ben leads and rolls" (the next
+    round's first line) when the move taken back was another's."""
+    import random
+
+    table, _ = referee.create("labnotes", {}, seed=11)
+    code = table["code"]
+    for name in ("Ada", "Ben"):
+        referee.join(code, name)
+    referee.start(code, referee.version(code))
+    rng = random.Random(11)
+    for _ in range(400):
+        snap = referee.snapshot(code)
+        seat = rng.choice(snap.to_move())
+        before = len(snap.log)
+        after = referee.act(code, seat, rng.choice(snap.actions(seat)), snap.version)
+        said = after.log[before:]
+        if len(said) > 1:
+            break
+    else:
+        raise AssertionError("no move told in more than one line")
+    referee.undo(code, after.version)
+    notice = referee.snapshot(code).table["notice"]
+    assert notice == f"The host took back a move: {said[0]}", (notice, said)

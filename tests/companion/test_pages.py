@@ -352,3 +352,15 @@ def test_no_form_input_makes_a_page_answer_500(phones: Any) -> None:
         assert polled.status_code < 500
 
     fuzz()
+
+
+def test_no_template_writes_a_count_of_points_without_its_singular() -> None:
+    """Found at a table: "1 pts". A count printed before "pts" says "pt" for one."""
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    bare = re.compile(r"\}\}\s*pts\b")
+    found = [f"{p.relative_to(root)}:{n}" for p in [*root.glob("companion/games/*/templates/**/*.html"),
+                                                      *root.glob("templates/companion/*.html")]
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if bare.search(line)]
+    assert not found, found

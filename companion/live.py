@@ -99,7 +99,7 @@ def host_key(snap: Snapshot) -> dict[str, Any] | None:
     """The host's way back from another phone: a link holding the host's
     secret (the one this phone's cookie holds: the database keeps only its
     digest), with its QR code, for the host to save while they have it."""
-    from companion.pages import qr_svg
+    from companion.qr import qr_svg
     from companion.security import host_cookie
     from companion.web import public_base_url
 

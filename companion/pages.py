@@ -14,7 +14,6 @@ sentence next to the control the phone used, and the error's HTTP status.
 
 from __future__ import annotations
 
-import functools
 import io
 import json
 from typing import Any
@@ -24,6 +23,7 @@ from flask import Blueprint, Response, current_app, g, make_response, redirect, 
 from markupsafe import Markup
 
 from companion import live, plugins
+from companion.qr import qr_svg
 from companion.caller import Caller, again, by_cookies
 from companion.errors import BIGINT_LIMIT, REFUSALS, BadInput, Conflict, Forbidden, NotFound, status_of
 from companion.lobby import clean_code
@@ -355,13 +355,6 @@ def qr_inline(code: str) -> Markup:
     """The join QR code as inline SVG (segno's own markup, no user text in it)."""
     return qr_svg(_join_url(code), 6)
 
-
-@functools.lru_cache(maxsize=1024)
-def qr_svg(url: str, scale: int) -> Markup:
-    """A link as an inline SVG QR code, made once per link: every seated
-    phone's page carries one, at every version."""
-    return Markup(segno.make(url, error="m").svg_inline(scale=scale, border=2, dark="#000", light="#fff",
-                                                         svgclass="qr", omitsize=True))
 
 
 @bp.app_context_processor

@@ -54,7 +54,16 @@ def table_json(snap: Snapshot, seat: int | None, host: bool) -> dict[str, Any]:
         "actions": snap.actions(seat),
         "view": snap.view(seat) if snap.started else None,
         "result": snap.result_dict(),
+        "take_back": _take_back_words(snap, seat),
     }
+
+
+def _take_back_words(snap: Snapshot, seat: int | None) -> str | None:
+    """The move this seat may take back now, as the log tells it (``None``: none)."""
+    if seat is None or not snap.started:
+        return None
+    offer = get_referee().take_back_offer(snap, seat)
+    return offer.line if offer.ok else None
 
 
 def _answer(caller: Caller, status: int = 200) -> Any:
@@ -191,6 +200,15 @@ def act(code: str) -> Any:
 def undo(code: str) -> Any:
     caller = _seated(code, host=True)
     snap = get_referee().undo(caller.snap, _version(_body()))
+    return _answer(again(caller, snap))
+
+
+@bp.post("/tables/<code>/take-back")
+def take_back(code: str) -> Any:
+    """A seat takes back its own last move, when nothing since depends on it."""
+    caller = _seated(code)
+    assert caller.seat is not None
+    snap = get_referee().take_back(caller.snap, caller.seat, _version(_body()))
     return _answer(again(caller, snap))
 
 

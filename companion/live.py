@@ -80,11 +80,19 @@ def context(caller: Caller, said: Response | None = None, board: bool = True) ->
         "error": said.error, "notice": said.notice, "join_error": said.join_error,
         "handovers": (lambda: handovers(snap)) if caller.host else _no_handovers,
         "host_key": (lambda: host_key(snap)) if caller.host else _no_host_key,
+        "take_back": lambda: _take_back(snap, seat),
         "join_url": _join_url(snap.code, public_base_url()),
         "plugin": plugin, "label": functools.partial(plugins.action_label, game),
         "to_json": _to_json,
         **extra,
     }
+
+
+def _take_back(snap: Snapshot, seat: int | None) -> Any:
+    """What this seat's "Take back" button would do (worked out once per version and seat)."""
+    from companion.web import get_referee
+
+    return get_referee().take_back_offer(snap, seat)
 
 
 def _no_handovers() -> list[dict[str, Any]]:

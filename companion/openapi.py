@@ -104,6 +104,16 @@ def spec() -> dict[str, Any]:
                           "401": _error("No token."), "403": _error("Not the host's token."),
                           "404": _error("No such table."),
                           "409": _error("Nothing to undo, or the table moved on.", True)}}},
+        "/api/tables/{code}/take-back": {"post": {
+            "summary": "Take back your own last move (a seat)", "operationId": "takeBack", "parameters": [CODE],
+            "security": BEARER, "requestBody": _json_body("Versioned"),
+            "description": ("Allowed while nothing another seat did since depends on it, and it rolled no dice, "
+                            "drew nothing and showed nothing hidden; the table's `take_back` names the move "
+                            "when it is allowed. Others moving since the version sent is no conflict."),
+            "responses": {"200": _ok("The table after the take-back", "Table"), **COMMON,
+                          "401": _error("No token."), "403": _error("Not a seat's token."),
+                          "404": _error("No such table."),
+                          "409": _error("Not allowed now (the sentence says why), or you moved since.", True)}}},
         "/api/tables/{code}/score": {"get": {
             "summary": "The final score with each player's breakdown", "operationId": "score",
             "parameters": [CODE],
@@ -186,7 +196,9 @@ SCHEMAS: dict[str, Any] = {
                   "to_move": {"type": "array", "items": {"type": "integer"}},
                   "actions": {"type": "array", "items": _ACTION},
                   "view": {"type": ["object", "null"], "description": "What your seat may see (the engine's view)."},
-                  "result": {"oneOf": [{"type": "null"}, {"$ref": "#/components/schemas/Result"}]}}},
+                  "result": {"oneOf": [{"type": "null"}, {"$ref": "#/components/schemas/Result"}]},
+                  "take_back": {"type": ["string", "null"],
+                                "description": "The move your seat may take back now, in words (null: none)."}}},
     "ScoreLine": {"type": "object", "required": ["key", "label", "points"],
                   "properties": {"key": {"type": "string"}, "label": {"type": "string"},
                                  "points": {"type": "integer"}}},

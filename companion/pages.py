@@ -197,6 +197,19 @@ def undo(code: str) -> Any:
     return render_live(again(caller, snap))
 
 
+@bp.post("/t/<code>/take-back")
+def take_back(code: str) -> Any:
+    """A seated player takes back their own last move (see companion.takeback)."""
+    caller = by_cookies(clean_code(code))
+    if caller.seat is None:
+        raise Forbidden("Only a seated player can take back a move.")
+    try:
+        snap = get_referee().take_back(caller.snap, caller.seat, _seen_version())
+    except REFUSALS as exc:
+        return refused(exc, "take-back")
+    return render_live(again(caller, snap))
+
+
 @bp.post("/t/<code>/end")
 def end_by_agreement(code: str) -> Any:
     """The host ends the game now, scored as it stands, when everyone agrees
@@ -354,6 +367,7 @@ def qr(code: str) -> Response:
 def qr_inline(code: str) -> Markup:
     """The join QR code as inline SVG (segno's own markup, no user text in it)."""
     return qr_svg(_join_url(code), 6)
+
 
 
 

@@ -9,7 +9,7 @@ Every game is reached only through :class:`engine.core.Game` and the
 registry, so a new game needs nothing here.
 
 Versions: every change to a table (a seat taken, the start, an action, an
-undo) adds one to its version, so a version names one state for good, even
+undo, a player's take-back: :mod:`companion.takeback`) adds one to its version, so a version names one state for good, even
 across an undo. A phone sends the version it saw with its action:
 
 * the same version as now: the action is tried;
@@ -33,12 +33,13 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from engine.core import Game, IllegalAction, RulesError
-from companion import plugins
-from companion.agreed import AGREED_END, TABLE, agreed_end_words, replayed
+from companion.agreed import AGREED_END, TABLE, replayed
 from companion.errors import BadInput, Conflict, Refused
 from companion.lobby import CODE_LENGTH, CODE_LENGTHS, LobbyRules, clean_code, plain_json
 from companion.snapshot import Snapshot
 from companion.store import AlreadyApplied, Logged, Store, VersionConflict
+from companion.takeback import TakeBacks
+from companion.told import lines_of, named, narrate
 from labkit import cardsets, registry
 
 log = logging.getLogger(__name__)
@@ -64,9 +65,11 @@ class _Entry:
     history: "OrderedDict[int, tuple[int, Any]]"  # version -> (moves, state), the latest few
     log: tuple[tuple[str, ...], ...] = ()
     """The game in words: the lines each action gave, in order."""
+    rows: tuple[tuple[int, dict[str, Any]], ...] = ()
+    """The log itself: each action's seat and action, in order."""
 
 
-class Referee(LobbyRules):
+class Referee(LobbyRules, TakeBacks):
     def __init__(self, store: Store, *, cache_tables: int = 256, keep_states: int = 32,
                  strict_versions: bool = False, secret: bytes = b"", code_length: int = CODE_LENGTH) -> None:
         self.store = store
@@ -118,7 +121,7 @@ class Referee(LobbyRules):
         if table["status"] == "lobby":
             return self._keep(Snapshot(table, game, self.store.seats(table["id"]), None))
         entry = self._entry(table, game)
-        return self._keep(Snapshot(table, game, entry.seats, entry.state, _lines(entry.log)))
+        return self._keep(Snapshot(table, game, entry.seats, entry.state, lines_of(entry.log)))
 
     def snapshot_at(self, code: str, version: int | None) -> Snapshot:
         """The table at ``version`` when this process has it (a stream woken
@@ -180,23 +183,24 @@ class Referee(LobbyRules):
         if table["version"] - entry.version != table["moves"] - entry.moves:
             # something besides actions moved the version (a seat's new token): read the seats again
             entry = _Entry(entry.version, entry.moves, entry.state, self.store.seats(table["id"]), entry.history,
-                           entry.log)
+                           entry.log, entry.rows)
         rows = [r for r in self.store.log(table["id"], after_seq=entry.moves) if r.seq <= table["moves"]]
         if (len(rows) != table["moves"] - entry.moves or any(r.version > table["version"] for r in rows)
                 or [r.seq for r in rows] != list(range(entry.moves + 1, table["moves"] + 1))):
             raise _Moved()  # an undo or an action landed between the two reads
-        state, history, log = entry.state, OrderedDict(entry.history), list(entry.log)
+        state, history, log, done = entry.state, OrderedDict(entry.history), list(entry.log), list(entry.rows)
         if not rows and entry.moves == 0:
             history[table["version"]] = (0, state)
         names = [s["name"] for s in entry.seats]
         for row in rows:
             before, state = state, replayed(game, state, row.seat, row.action)
             log.append(narrate(game, before, row.seat, row.action, state, names))
+            done.append((row.seat, row.action))
             history[row.version] = (row.seq, state)
             while len(history) > self.keep_states:
                 history.popitem(last=False)
         return _Entry(version=table["version"], moves=table["moves"], state=state, seats=entry.seats,
-                      history=history, log=tuple(log))
+                      history=history, log=tuple(log), rows=tuple(done))
 
     def _remember(self, table_id: int, entry: _Entry) -> None:
         with self._lock:
@@ -316,8 +320,9 @@ class Referee(LobbyRules):
             history[version] = (snap.moves + 1, state)
             while len(history) > self.keep_states:
                 history.popitem(last=False)
-            self._remember(table_id, _Entry(version, snap.moves + 1, state, entry.seats, history, log))
-            return self._keep(Snapshot(table, snap.game, snap.seats, state, _lines(log)))
+            self._remember(table_id, _Entry(version, snap.moves + 1, state, entry.seats, history, log,
+                                            entry.rows + ((seat, action),)))
+            return self._keep(Snapshot(table, snap.game, snap.seats, state, lines_of(log)))
         return self._keep(Snapshot(table, snap.game, snap.seats, state, snap.log + lines))
 
     def end_by_agreement(self, table: str | Snapshot, seen_version: Any) -> Snapshot:
@@ -375,7 +380,7 @@ class Referee(LobbyRules):
             if earlier and entry.version == seen_version:
                 history = OrderedDict((v, ms) for v, ms in entry.history.items() if ms[0] <= snap.moves - 1)
                 self._remember(snap.table["id"], _Entry(version, snap.moves - 1, earlier[-1][1], entry.seats,
-                                                        history, entry.log[:-1]))
+                                                        history, entry.log[:-1], entry.rows[:-1]))
         return self.snapshot(code)
 
 
@@ -386,33 +391,6 @@ class Referee(LobbyRules):
         entry = self._entry(snap.table, snap.game)
         lines = entry.log[-1] if entry.log else ()
         return lines[0] if lines else "the last move"
-
-
-def narrate(game: Game, before: Any, seat: int, action: dict[str, Any], after: Any,
-            names: list[str]) -> tuple[str, ...]:
-    """What an action did, in words, for the game log: the game's plugin
-    tells it (``narrate``); otherwise the player and the action's label.
-    The table's end by agreement is the house's own words."""
-    if seat == TABLE:
-        return agreed_end_words(game, after, names)
-    plugin = plugins.plugin(game.name)
-    if plugin.narrate is not None:
-        return tuple(plugin.narrate(game, before, seat, action, after, names))
-    name = names[seat] if 0 <= seat < len(names) else game.seat_name(seat)
-    return (f"{name}: {plugins.action_label(game.name, action)}",)
-
-
-def _lines(log: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
-    return tuple(line for lines in log for line in lines)
-
-
-def named(sentence: str, snap: Snapshot) -> str:
-    """The engine names seats as ``seat_name`` does ("Player 2"); players
-    read their names."""
-    for seat in range(len(snap.seats) - 1, -1, -1):  # "Player 10" before "Player 1"
-        sentence = sentence.replace(snap.game.seat_name(seat), snap.name(seat))
-    return sentence
-
 
 class _Moved(Exception):
     """The table changed between reading its row and its log: read again."""

@@ -202,6 +202,31 @@ class Store(SeatStore, Upkeep):
                 c.execute("DELETE FROM actions WHERE table_id = ? AND seq = ?", (table_id, int(row["moves"]) + 1))
         return int(row["version"])
 
+    def take_back(self, table_id: int, expected_version: int, seq: int, seat: int, notice: str) -> int:
+        """Remove log row ``seq`` (``seat``'s, not necessarily the last: a
+        player's take-back) and close the gap, telling every phone
+        ``notice``; returns the new version. As an undo does, it bumps the
+        version and sets ``rewound_at``, so every older version is a
+        conflict and no cache extends a state that had the row. Raises
+        :class:`VersionConflict` if anything happened since."""
+        with self.db.connect() as c:
+            with c.write():
+                row = c.one("UPDATE game_tables SET version = version + 1, moves = moves - 1, "
+                            "rewound_at = version + 1, updated_at = ?, notice = ? "
+                            "WHERE id = ? AND version = ? AND moves >= ? AND status = 'playing' RETURNING version",
+                            (now(), notice, table_id, expected_version, seq))
+                if row is None:
+                    raise VersionConflict()
+                gone = c.execute("DELETE FROM actions WHERE table_id = ? AND seq = ? AND seat = ?",
+                                 (table_id, seq, seat))
+                if gone.rowcount != 1:
+                    raise VersionConflict()  # rolled back with the update: the log is not what was judged
+                # Two steps: a row moved onto a seq not yet freed would break
+                # the primary key, on PostgreSQL as on SQLite (each checks per row).
+                c.execute("UPDATE actions SET seq = -seq WHERE table_id = ? AND seq > ?", (table_id, seq))
+                c.execute("UPDATE actions SET seq = -seq - 1 WHERE table_id = ? AND seq < 0", (table_id,))
+        return int(row["version"])
+
     def log(self, table_id: int, after_seq: int = 0) -> list[LogEntry]:
         with self.db.connect() as c:
             rows = c.all("SELECT seq, version, seat, action FROM actions WHERE table_id = ? AND seq > ? "

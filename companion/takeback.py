@@ -1,0 +1,245 @@
+"""A player takes back their own last move, when nothing anyone did since
+depends on it and taking it back shows nobody anything new.
+
+The rule, from the engine contract alone (no game is named here; the
+readings are in ``docs/design/takeback.md``). A seat may take back its most
+recent logged action *A*, with the actions logged after it *L* (every one a
+different seat's), when all of these hold:
+
+1. **Not long ago.** At most :data:`MOST_LATER` actions since, so the check
+   stays cheap (it is worked out once per version per seat).
+2. **No randomness.** The game's generator (``to_dict(state)["rng"]``: every
+   game keeps its :class:`engine.rng.Rng` state in its state) is the same
+   before *A* as it is now: neither *A* nor anything since rolled a die,
+   shuffled or drew at random.
+3. **Nothing hidden was shown.** For a few states the seat cannot tell apart
+   from the one before *A* (``Game.resample_hidden``: deck orders, hands and
+   the generator drawn afresh), replaying *A* and *L* is legal and gives the
+   seat the very views it was given. Had *A* or a move since drawn a card
+   from a deck, or rolled, some resample would show the seat something else:
+   then its moves or what it saw depended on what it could not see.
+4. **Nothing depends on it.** Replaying *L* without *A* is legal move by
+   move, and the table without *A* with *A* played last equals (as
+   ``to_dict``) the table as it is. So every later move was just as legal
+   without *A* and the table comes out the same, and taking *A* back leaves
+   it as if *A* had been the last move and the host had undone it.
+
+Any doubt refuses, with a sentence for the player.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Sequence
+
+from engine.core import Game, RulesError
+from companion.agreed import TABLE, replayed
+from companion.errors import BadInput, Conflict, Refused
+from companion.snapshot import Snapshot
+from companion.store import VersionConflict
+
+if TYPE_CHECKING:
+    from companion.referee import Referee, _Entry
+
+MOST_LATER = 12
+"""A bound, not a rule: a move with more than this many others after it is
+left to the host's undo (the check replays them all, several times)."""
+RESAMPLES = 3
+"""How many states the seat cannot tell apart are tried (rule 3)."""
+
+
+@dataclass(frozen=True)
+class Offer:
+    """What the referee would do if the seat asked now: take back log row
+    ``seq`` (told as ``words``), or refuse with ``reason``. Plain data: it is
+    kept on the snapshot, and must hold nothing that holds the snapshot."""
+
+    seq: int | None
+    line: str = ""
+    """The move as the log tells it ("Ada notated C on B3."): the notice quotes it."""
+    label: str = ""
+    """The button's words: "Take back: Notated C on B3"."""
+    reason: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.seq is not None
+
+
+def refused(reason: str) -> Offer:
+    return Offer(None, reason=reason)
+
+
+def judge(game: Game, before: Any, seat: int, action: dict[str, Any],
+          later: Sequence[tuple[int, dict[str, Any]]], names: Sequence[str], now: Any = None) -> str | None:
+    """Why ``seat`` may not take back ``action`` played on ``before`` with
+    ``later`` logged after it, or ``None`` when it may (rules 2 to 4 above).
+    ``now``: the state after ``later``, when the caller has it (it saves a
+    replay when the dice were rolled since, the commonest refusal)."""
+    try:
+        return _judge(game, before, seat, action, later, names, now)
+    except RulesError:
+        return "You cannot take that back: the table has moved on from it."
+
+
+def _judge(game: Game, before: Any, seat: int, action: dict[str, Any],
+           later: Sequence[tuple[int, dict[str, Any]]], names: Sequence[str], now: Any) -> str | None:
+    # Cheapest first: this is worked out for every seat at every version.
+    generator = _generator(game, before)
+    after = game.apply(before, seat, action)
+    if _generator(game, after) != generator:
+        return "You cannot take that back: it rolled the dice or drew at random."
+    if now is not None and _generator(game, now) != generator:
+        return "You cannot take that back: the dice were rolled (or a card drawn at random) since."
+    # Rule 4: the later moves, replayed without the move, then the move on top,
+    # give the table as it is (each of them legal on the way).
+    logged, without = after, before
+    for other, move in later:
+        logged = game.apply(logged, other, move)
+        try:
+            without = game.apply(without, other, move)
+        except RulesError:
+            return f"You cannot take that back: {_name(game, names, other)} has moved since, after your move."
+    if _generator(game, logged) != generator:
+        return "You cannot take that back: the dice were rolled (or a card drawn at random) since."
+    try:
+        same = not later or game.to_dict(game.apply(without, seat, action)) == game.to_dict(logged)
+    except RulesError:
+        same = False
+    if not same:
+        return f"You cannot take that back: {_name(game, names, later[-1][0])} has moved since, after your move."
+    # Rule 3, the dearest: what the seat was shown, against states it cannot tell apart.
+    seen = _shown(game, before, seat, action, later)
+    for i in range(RESAMPLES):
+        shown = _shown(game, game.resample_hidden(before, seat, 7919 * i + 1), seat, action, later)
+        if shown[:1] != seen[:1]:
+            return "You cannot take that back: it showed you something that was hidden."
+        if shown != seen:
+            return "You cannot take that back: something hidden has been shown since."
+    return None
+
+
+def _shown(game: Game, state: Any, seat: int, action: dict[str, Any],
+           later: Sequence[tuple[int, dict[str, Any]]]) -> list[Any]:
+    """What ``seat`` would have been shown from ``state``: its view after
+    the move and after the last move since (``None`` for a move that is
+    illegal there, and nothing after it). Two views, not one per move: the
+    check is made for every seat at every version, and what a move drew
+    from a hidden deck stays drawn in the views after it."""
+    out: list[Any] = []
+    moves = ((seat, action), *later)
+    for i, (who, move) in enumerate(moves):
+        try:
+            state = game.apply(state, who, move)
+        except RulesError:
+            return out + [None]
+        if i == 0 or i == len(moves) - 1:
+            out.append(game.view(state, seat))
+    return out
+
+
+def _generator(game: Game, state: Any) -> Any:
+    """The game's random generator as its state keeps it; a game that keeps
+    none under ``rng`` leaves rule 3 (resampling, which redraws it) to tell."""
+    return game.to_dict(state).get("rng")
+
+
+def _name(game: Game, names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else game.seat_name(seat)
+
+
+def move_words(line: str, name: str) -> str:
+    """A log line told for its own player's button: "Ada notated C on B3."
+    reads "Notated C on B3"."""
+    words = line.strip().rstrip(".")
+    for head in (f"{name}: ", f"{name} "):
+        if name and words.startswith(head):
+            words = words[len(head):]
+            break
+    return words[:1].upper() + words[1:] if words else "your last move"
+
+
+class TakeBacks:
+    """The referee's half: what it would accept (once per version per
+    seat, kept on the snapshot), and the take-back itself."""
+
+    def take_back_offer(self: "Referee", snap: Snapshot, seat: int | None) -> Offer:
+        """What taking back would do for ``seat`` now: drawn on every phone
+        at every version, so worked out once per snapshot and seat."""
+        if seat is None or not snap.started or not 0 <= seat < len(snap.seats):
+            return refused("You have no seat at this table.")
+        if snap.over:
+            return refused("The game is over: only the host can take a move back now.")
+        return snap.cached(("take back", seat), lambda: self._offer(snap, seat))
+
+    def _offer(self: "Referee", snap: Snapshot, seat: int) -> Offer:
+        with self._lock:
+            entry = self._cache.get(snap.table["id"])
+        if entry is None or entry.version < snap.version:
+            entry = self._entry(snap.table, snap.game)  # brought up to this version, from where it is
+        # A snapshot older than the cache (a stream still sending the version
+        # before) is not worth a replay from the setup: its button is drawn
+        # again at the next version.
+        if entry.version != snap.version or len(entry.rows) != snap.moves:
+            return refused("Someone moved just now: look again.")  # this snapshot is already old
+        rows = entry.rows
+        mine = [k for k in range(len(rows) - 1, max(-1, len(rows) - MOST_LATER - 2), -1) if rows[k][0] == seat]
+        if not mine:
+            if any(s == seat for s, _ in rows):
+                return refused("Too much has happened since your last move: ask the host to undo.")
+            return refused("You have made no move to take back.")
+        k = mine[0]
+        later = rows[k + 1:]
+        if any(s == TABLE for s, _ in later):
+            return refused("The table has moved on since your move: ask the host to undo.")
+        reason = judge(snap.game, _state_after(snap, entry, k), seat, rows[k][1], later, snap.names, entry.state)
+        if reason is not None:
+            return refused(reason)
+        told = entry.log[k] if k < len(entry.log) else ()
+        line = told[0] if told else f"{snap.name(seat)}'s last move"
+        return Offer(k + 1, line, f"Take back: {move_words(line, snap.name(seat))}")
+
+    def take_back(self: "Referee", table: "str | Snapshot", seat: int, seen_version: Any) -> Snapshot:
+        """Take back ``seat``'s own last move, if :meth:`take_back_offer`
+        allows it; raises Refused, Conflict or BadInput. The row leaves the
+        log (the version still grows) and every phone is told who took what
+        back."""
+        if isinstance(seen_version, bool) or not isinstance(seen_version, int):
+            raise BadInput("Send the version you saw (an integer) with the take-back.")
+        snap = self.snapshot(table) if isinstance(table, str) else table
+        if not snap.started:
+            raise Refused("The game has not started yet.")
+        if not 0 <= seat < len(snap.seats):
+            raise Refused("You have no seat at this table.")
+        for _ in range(10):
+            # Others moving since the phone looked is no reason to refuse (a
+            # simultaneous phase); this seat moving since, or any undo, is:
+            # the move the phone offered may not be the last one any more.
+            if seen_version != snap.version and (
+                    seen_version > snap.version or seen_version < snap.table["rewound_at"]
+                    or seat in self.store.seats_since(snap.table["id"], seen_version)):
+                raise Conflict("The table changed just now: look again before taking your move back.", snap)
+            offer = self.take_back_offer(snap, seat)
+            if not offer.ok:
+                raise Refused(offer.reason)
+            notice = f"{snap.name(seat)} took back a move: {offer.line}"
+            try:
+                version = self.store.take_back(snap.table["id"], snap.version, offer.seq, seat, notice)
+            except VersionConflict:
+                snap = self.snapshot(snap.code)
+                continue
+            self.changed(snap.code, version)
+            return self.snapshot(snap.code)
+        raise Conflict("The table is very busy: try again.", self.snapshot(snap.code))
+
+
+def _state_after(snap: Snapshot, entry: "_Entry", moves: int) -> Any:
+    """The state after the log's first ``moves`` rows: kept in the cache's
+    recent history, else replayed from the setup."""
+    for m, state in reversed(entry.history.values()):
+        if m == moves:
+            return state
+    state = snap.game.setup(snap.table["players"], snap.table["seed"], snap.table["options"])
+    for seat, action in entry.rows[:moves]:
+        state = replayed(snap.game, state, seat, action)
+    return state

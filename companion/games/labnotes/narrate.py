@@ -97,8 +97,10 @@ def _trash(t: _Told) -> list[str]:
 
 
 def _burn(t: _Told) -> list[str]:
-    new = t.mine.burned[len(t.was.burned):]
-    cause = f" ({SHORT.get(new[-1].cause, new[-1].cause)})" if new else ""
+    # the burn of the space chosen: a burn that ends the game is followed
+    # by the end's own burns (elements with no bond), told on their own line
+    new = [b for b in t.mine.burned[len(t.was.burned):] if b.space == t.a["space"]]
+    cause = f" ({SHORT.get(new[0].cause, new[0].cause)})" if new else ""
     return [f"{t.who} burned {t.label(t.a['space'])}{cause}."]
 
 

@@ -171,3 +171,26 @@ def test_the_words_examples_hold():
     from companion.games.labnotes import words
 
     assert doctest.testmod(words).failed == 0
+
+
+def test_each_burn_is_told_with_the_cause_the_score_breakdown_gives_it(game):
+    """Found at a table: the log said "Cy burned B3 (no bond at the end)"
+    where the breakdown said an unattended Bunsen Burner: the burn that
+    ended the game was told with the cause of the end's own burns."""
+    from companion.games.labnotes.words import SHORT
+
+    checked = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        s = game.setup(3, seed)
+        while not game.is_over(s):
+            seat = rng.choice(game.to_move(s))
+            action = rng.choice(game.actions(s, seat))
+            lines, after = told(game, s, seat, action)
+            if action["type"] == "burn":
+                (burn,) = [b for b in after.seats[seat].burned[len(s.seats[seat].burned):]
+                           if b.space == action["space"]]
+                assert f"({SHORT[burn.cause]})" in lines[0], (seed, lines, burn)
+                checked += 1
+            s = after
+    assert checked > 100

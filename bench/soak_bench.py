@@ -1,0 +1,129 @@
+"""The soak: one worker on SQLite, every game at once, 50 tables x 4 phones
+at a human pace for ten minutes, through the real pages (``bench/load/phones.mjs``,
+one generator per game, the tables shared out between them).
+
+It prints the worker's memory after the first minute and at the end, the
+longest pause (the slowest answer to a tiny request sent every 20 ms beside
+the load: a garbage collection or a stall holding the interpreter shows as
+one), and act p95/p99 and seen-by-others p95 per game, each beside its goal:
+act p95 <= 50 ms, seen p95 <= 100 ms, memory growth under 10% after the
+first minute, no pause over 50 ms.
+
+Settings: ``LABKIT_BENCH_SOAK_SECONDS`` (default 600), ``LABKIT_BENCH_TABLES``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from bench.companion_bench import LOAD, ROOT, TABLES, companion_server
+from labkit import registry
+
+SECONDS = float(os.environ.get("LABKIT_BENCH_SOAK_SECONDS", "600"))
+PING_S = 0.02
+GOALS = {"act_p95": 50.0, "seen_p95": 100.0, "growth": 10.0, "pause": 50.0}
+
+
+class Pinger(threading.Thread):
+    """A tiny request every 20 ms: the slowest answer is the longest pause a
+    phone could have met."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(daemon=True)
+        self.url = url + "/manifest.webmanifest"
+        self.slowest = 0.0
+        self.answers = 0
+        self.failures = 0
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            started = time.perf_counter()
+            try:
+                with urllib.request.urlopen(self.url, timeout=10) as response:
+                    response.read()
+                self.answers += 1
+                self.slowest = max(self.slowest, time.perf_counter() - started)
+            except OSError:
+                self.failures += 1
+            self.stop.wait(PING_S)
+
+
+def _generators(url: str, games: list[str]) -> list[tuple[str, subprocess.Popen]]:
+    share = [TABLES // len(games) + (1 if i < TABLES % len(games) else 0) for i in range(len(games))]
+    out = []
+    for game, tables in zip(games, share):
+        cmd = ["node", str(LOAD / "phones.mjs"), "--url", url, "--game", game, "--tables", str(tables),
+               "--phones", "4" if registry.find(game).max_players >= 4 else str(registry.find(game).max_players),
+               "--pace", "human", "--seconds", str(SECONDS), "--seed", str(len(out) + 1)]
+        out.append((game, subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                           text=True)))
+    return out
+
+
+def run(console: Console) -> None:
+    games = sorted(registry.names())
+    console.print(f"Soak: 1 worker, SQLite, {TABLES} tables x 4 phones of {', '.join(games)} at once, human pace, "
+                  f"{SECONDS / 60:.0f} min; a request every {PING_S * 1000:.0f} ms beside the load times pauses.")
+    workdir = Path(tempfile.mkdtemp(prefix="labkit-soak-"))
+    server = companion_server(1, None, workdir)
+    pinger = Pinger(server.url)
+    try:
+        generators = _generators(server.url, games)
+        pinger.start()
+        time.sleep(min(60.0, SECONDS / 5))
+        rss_first = server.rss_mb()
+        pause_first, pinger.slowest = pinger.slowest, 0.0     # the first minute holds the set-up
+        results: dict[str, dict[str, Any]] = {}
+        for game, proc in generators:
+            out, err = proc.communicate(timeout=SECONDS + 300)
+            lines = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+            found = [m["result"] for m in lines if "result" in m]
+            if proc.returncode != 0 or not found:
+                console.print(f"[red]{game}: the generator failed ({proc.returncode}): {err[-800:]}[/]")
+                continue
+            results[game] = found[0]
+        rss_end = server.rss_mb()
+    finally:
+        pinger.stop.set()
+        server.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+    _report(console, results, rss_first, rss_end, pinger, pause_first)
+
+
+def _mark(value: float | None, goal: float) -> str:
+    if value is None:
+        return "-"
+    return f"{value:,.1f}" + (" (met)" if value <= goal else " (not met)")
+
+
+def _report(console: Console, results: dict[str, dict[str, Any]], rss_first: float, rss_end: float,
+            pinger: Pinger, pause_first: float) -> None:
+    table = Table(title="Soak: per game")
+    for col in ("game", "tables", "act/s", "act p95 ms", "act p99 ms", "seen p95 ms", "server errors"):
+        table.add_column(col, justify="right")
+    for game, r in results.items():
+        table.add_row(game, str(r["tables"]), f"{r['actions_per_s']:,.1f}",
+                      _mark(r["act_ms"]["p95"], GOALS["act_p95"]), f"{r['act_ms']['p99'] or 0:,.1f}",
+                      _mark(r["seen_ms"]["p95"], GOALS["seen_p95"]), str(r["server_errors"]))
+    console.print(table)
+    growth = 100.0 * (rss_end - rss_first) / rss_first if rss_first else 0.0
+    console.print(f"worker memory: {rss_first:,.0f} MB after the first minute, {rss_end:,.0f} MB at the end: "
+                  f"{growth:+.1f}% ({'met' if growth < GOALS['growth'] else 'not met'}: goal under "
+                  f"{GOALS['growth']:.0f}%)")
+    pause = pinger.slowest * 1000
+    console.print(f"longest pause after the first minute: {pause:,.0f} ms over {pinger.answers:,} pings "
+                  f"({'met' if pause <= GOALS['pause'] else 'not met'}: goal {GOALS['pause']:.0f} ms); "
+                  f"in the first minute {pause_first * 1000:,.0f} ms; {pinger.failures} pings failed")

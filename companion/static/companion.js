@@ -49,12 +49,46 @@
     return st ? parseInt(st.dataset.version, 10) : NaN;
   }
 
-  // A morph keeps what a player opened: a <details> panel's "open" is theirs.
+  // A morph draws what the server drew, the control under the player's
+  // finger included: a focused button gets its new label with its new action
+  // (idiomorph's ignoreActiveValue kept the focused element's old children,
+  // its label and drawing, under its new data-act). What stays the player's:
+  // - a <details> panel's "open";
+  // - what they are typing or choosing in the focused field, while the new
+  //   page has the same field there (same id, name and type; a box for the
+  //   same value): its text, its tick, or its chosen option if still offered;
+  // - a half-made gesture (`pending` below), while it is still offered.
+  var held = null;   // {el, value}: the focused field during a morph
+  function fieldOf(el) {
+    return el && /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) && el.type !== "hidden";
+  }
+  function sameField(el, next) {
+    if (!next.getAttribute) return false;
+    var box = el.type === "checkbox" || el.type === "radio";
+    return ["id", "name", "type"].concat(box ? ["value"] : []).every(function (a) {
+      return el.getAttribute(a) === next.getAttribute(a);
+    });
+  }
   function keepMine() {
     if (!window.Idiomorph) return;
-    window.Idiomorph.defaults.ignoreActiveValue = true;
-    window.Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, el) {
-      return !(name === "open" && el.tagName === "DETAILS");
+    var defaults = window.Idiomorph.defaults;
+    defaults.ignoreActive = false;
+    defaults.ignoreActiveValue = false;
+    defaults.callbacks.beforeNodeMorphed = function (el, next) {
+      if (el === document.activeElement && fieldOf(el) && sameField(el, next)) held = { el: el, value: el.value };
+      return true;
+    };
+    defaults.callbacks.beforeAttributeUpdated = function (name, el) {
+      if (name === "open" && el.tagName === "DETAILS") return false;
+      return !(held && held.el === el && (name === "value" || name === "checked"));
+    };
+    defaults.callbacks.afterNodeMorphed = function (el) {
+      if (!held || held.el !== el) return;
+      // A menu's options are morphed like the rest; the one chosen stays chosen while it is offered.
+      if (el.tagName === "SELECT" && Array.prototype.some.call(el.options, function (o) { return o.value === held.value; })) {
+        el.value = held.value;
+      }
+      held = null;
     };
   }
   document.addEventListener("DOMContentLoaded", keepMine);
@@ -217,7 +251,7 @@
       var t = pending.target;
       var el = l.querySelector('[data-target="' + CSS.escape(t.field) + '"][data-value="' + CSS.escape(t.value) + '"]');
       if (!el || !opts.some(function (o) { return accepts(o, t); })) { pending = null; }
-      else { el.classList.add("selected"); }
+      else { el.classList.add("selected"); t.label = targetOf(el).label; }   // its name as drawn now
     }
     if (pending && pending.option !== undefined) {
       var armed = opts.filter(function (o) { return o.dataset.option === pending.option; })[0];
@@ -240,6 +274,35 @@
       else { prompt.textContent = prompt.dataset.idle || ""; }
     }
   }
+
+  // A tap does what the control said when the finger came down. A change can
+  // arrive between the finger landing and the click (a few hundred ms on a
+  // phone) and redraw the control under it as another: that click is not
+  // sent; the player sees the new control and taps again if it is what they
+  // want. (A click from the keyboard has no finger: detail 0.)
+  var ACTING = "[data-act], [data-option], [data-target], [data-act-collect], [data-act-from], " +
+    "button[type=submit], input[type=submit]";
+  var pressed = null;   // {el, meaning} at pointerdown
+  function meaning(el) {
+    var form = el.closest("form");
+    return [el.tagName, el.textContent, el.getAttribute("aria-label"), el.dataset.act, el.dataset.option,
+      el.dataset.fill, el.dataset.values, el.dataset.target, el.dataset.value, el.dataset.actCollect,
+      el.dataset.actFrom, form ? form.getAttribute("hx-post") || form.getAttribute("action") : ""].join("\u0000");
+  }
+  document.addEventListener("pointerdown", function (evt) {
+    var el = evt.target.closest && evt.target.closest(ACTING);
+    pressed = el ? { el: el, meaning: meaning(el) } : null;
+  }, true);
+  document.addEventListener("click", function (evt) {
+    var was = pressed;
+    pressed = null;
+    if (!was || evt.detail === 0) return;
+    var el = evt.target.closest && evt.target.closest(ACTING);
+    if (el === was.el && meaning(el) !== was.meaning) {
+      evt.preventDefault();
+      evt.stopImmediatePropagation();
+    }
+  }, true);
 
   document.addEventListener("click", function (evt) {
     var t = evt.target;

@@ -41,6 +41,7 @@ DEFAULTS: dict[str, Any] = {
     "STREAMS_PER_ADDRESS": 64,          # ...and one client address holds at most these (companion.stream)
     "CODE_LENGTH": 5,                   # letters of a new table's code (5-12; docs/deploy.md)
     "POLL_MS": 500,                     # every phone sees a change within a second
+    "HEARTBEAT_S": 4.0,                 # an idle stream's heartbeat; the page says "connection lost" past it
     "PUBLIC_URL": None,                 # the LAN address phones use; serve() sets it
     "ALLOW_CHOSEN_SEED": False,         # tests and benchmarks may fix a table's seed
     "STRICT_VERSIONS": False,           # True: a stale version always conflicts (see companion.referee)

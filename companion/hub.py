@@ -26,7 +26,10 @@ from typing import Any, Callable
 log = logging.getLogger(__name__)
 
 CHANNEL = "labkit_tables"
-HEARTBEAT_S = 5.0   # a comment down each idle stream: a phone that left frees its thread within this
+HEARTBEAT_S = 4.0
+"""An event down each idle stream: a phone that left frees its thread within
+this, and a page that hears none for this and a second more says its
+connection is lost (companion.js)."""
 POLL_S = 0.05
 
 

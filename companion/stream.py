@@ -6,8 +6,8 @@ On (re)connection the stream starts from the version the phone last saw
 names it in ``?since=``): a phone that missed changes gets the table as it is
 now at once. Then every committed change (from this worker or another, see
 :mod:`companion.hub`) sends the parts that changed for this phone, with the
-new version as the event's id; a comment every heartbeat keeps proxies from
-closing an idle stream. A phone whose browser cannot hold a stream polls
+new version as the event's id; a ``heartbeat`` event every heartbeat keeps
+proxies from closing an idle stream and tells the page the stream is alive. A phone whose browser cannot hold a stream polls
 ``/t/<code>/live`` instead (companion.js).
 """
 
@@ -115,7 +115,9 @@ def events(code: str) -> Any:
                 if hub.closed:
                     return   # this worker is stopping: the browser reconnects (EventSource's retry)
                 if arrived is None:
-                    yield ": still here\n\n"
+                    # an event, not a comment: the page sees it, and says so
+                    # when none has come for a while (companion.js)
+                    yield "event: heartbeat\ndata: still here\n\n"
                 caller = by_cookies_at(referee.snapshot_at(caller.code, arrived))
         finally:
             hub.watching(caller.code, -1)

@@ -20,7 +20,8 @@
  *     data-act-collect='{...}' data-collect="field"
  *                                           the values of the ticked boxes
  *                                           [data-collect-into="field"] as a list;
- *     data-act-from="#select"               the action chosen in a <select>.
+ *     data-act-from="#select"               the action chosen in a <select>;
+ *     data-confirm="sentence"               (with data-act) asked first.
  *   A choice in progress survives a refresh caused by another phone.
  */
 (function () {
@@ -148,9 +149,49 @@
     }, every);
   }
   document.addEventListener("DOMContentLoaded", function () { if (!window.EventSource) poll(); });
+  // --- the connection, said on every phone --------------------------------------
+  // The stream's error comes at once when the server goes away; a heartbeat
+  // event every few seconds tells a silent drop (a phone off the Wi-Fi). The
+  // first failed reconnect, or a stream refused (429), and the page polls
+  // instead: a proxy that blocks streams costs a second, not five retries.
+  var LOST = "The connection to the table was lost: trying again. Moves made now may not arrive.";
   var streamErrors = 0;
-  document.addEventListener("htmx:sseError", function () { if (++streamErrors >= 5) poll(); });
-  document.addEventListener("htmx:sseOpen", function () { streamErrors = 0; });
+  var lastBeat = Date.now();
+  function beat() {   // the stream is alive: whatever said otherwise was wrong by now
+    var late = Date.now() - lastBeat;
+    lastBeat = Date.now();
+    if (late > 1000) found();
+  }
+  function lost() {
+    if (!polling && tableState()) showBanner(LOST, "network");
+  }
+  function found() {
+    var old = document.getElementById("banner");
+    if (old && old.dataset.kind === "network") old.remove();
+  }
+  document.addEventListener("htmx:sseError", function (evt) {
+    lost();
+    var source = evt.detail && evt.detail.source;
+    if (++streamErrors >= 2 || (source && source.readyState === 2 && streamErrors >= 1 && !source.__opened)) poll();
+  });
+  document.addEventListener("htmx:sseOpen", function (evt) {
+    streamErrors = 0;
+    beat();
+    found();
+    if (polling) { window.clearInterval(polling); polling = null; }   // the stream is back: it brings the changes
+    var source = evt.detail && evt.detail.source;
+    if (source && !source.__watched) {
+      source.__watched = source.__opened = true;
+      source.addEventListener("heartbeat", beat);
+      source.addEventListener("change", beat);
+    }
+  });
+  window.setInterval(function () {
+    var stream = document.getElementById("stream");
+    if (!stream || polling || !window.EventSource) return;
+    var every = parseInt(stream.dataset.heartbeatMs, 10) || 4000;
+    if (Date.now() - lastBeat > every + 1000) lost();
+  }, 1000);
 
   // --- installable: the service worker shows a clear page when the server is gone ---
   if ("serviceWorker" in navigator && window.isSecureContext) {
@@ -171,25 +212,28 @@
     showBanner("The table's server cannot be reached. Check the Wi-Fi; the page keeps trying.");
   });
   document.addEventListener("htmx:afterRequest", function (evt) {
-    if (evt.detail.successful) {
-      var old = document.getElementById("banner");
-      if (old && old.dataset.kind === "network") old.remove();
-    }
+    if (evt.detail.successful) found();
   });
-  function showBanner(text) {
+  function showBanner(text, kind) {
     var old = document.getElementById("banner");
+    if (old && old.dataset.kind === "network" && kind === "network" && old.dataset.text === text) return;
     if (old) old.remove();
     var box = document.createElement("div");
     box.id = "banner";
     box.className = "notice banner";
     box.setAttribute("role", "alert");
-    box.dataset.kind = text.indexOf("cannot be reached") >= 0 ? "network" : "error";
+    box.dataset.kind = kind || (text.indexOf("cannot be reached") >= 0 ? "network" : "error");
+    box.dataset.text = text;
     box.textContent = text + " ";
-    var reload = document.createElement("button");
-    reload.type = "button";
-    reload.textContent = "Reload";
-    reload.addEventListener("click", function () { window.location.reload(); });
-    box.appendChild(reload);
+    if (box.dataset.kind === "why") {
+      window.setTimeout(function () { if (box.parentNode) box.remove(); }, 4000);
+    } else {
+      var reload = document.createElement("button");
+      reload.type = "button";
+      reload.textContent = "Reload";
+      reload.addEventListener("click", function () { window.location.reload(); });
+      box.appendChild(reload);
+    }
     document.querySelector("main").prepend(box);
   }
 
@@ -310,7 +354,11 @@
     if (targetEl && live() && live().contains(targetEl)) {
       var target = targetOf(targetEl);
       var opts = options();
-      if (!opts.some(function (o) { return accepts(o, target); })) return;
+      if (!opts.some(function (o) { return accepts(o, target); })) {
+        // a tap on a place no move of this phone's can use now is told, not ignored
+        if (opts.length) showBanner((target.label || "That place") + ": none of your moves can use it now.", "why");
+        return;
+      }
       if (pending && pending.option !== undefined) {
         var armed = opts.filter(function (o) { return o.dataset.option === pending.option; })[0];
         if (armed && accepts(armed, target)) {
@@ -351,6 +399,8 @@
     }
     var direct = t.closest("[data-act]");
     if (direct) {
+      // asked once when the move gives something up ("Finish my turn" with bonds left to draw)
+      if (direct.dataset.confirm && !window.confirm(direct.dataset.confirm)) return;
       submit(JSON.parse(direct.dataset.act), direct.dataset.origin);
     }
   });

@@ -218,8 +218,27 @@ def board_context(snap: Any, seat: int | None) -> dict[str, Any]:
         "bond_buttons": [{"act": _json(a), "text": "\u2013".join(game.rules.label(k) for k in a["spaces"])}
                          for a in by_type["bond"]],
         "buttons": sheet_buttons, "pipette": pipette, "finish": _json(finish) if finish else None,
+        "finish_confirm": finish_confirm(by_type) if finish else "",
         "tools": tools_in_play(snap, seat, view, data),
     }}
+
+
+def finish_confirm(by_type: dict[str, list[dict[str, Any]]]) -> str:
+    """What "Finish my turn" asks first when it gives something up: bonds
+    still to draw or a notecard to claim this turn (nothing: it asks nothing).
+
+    >>> finish_confirm({"bond": [{}, {}], "claim": [{}]})
+    'Finish your turn? You could still draw 2 bonds and claim a notecard.'
+    >>> finish_confirm({"bond": [], "claim": []})
+    ''
+    """
+    could = []
+    bonds = len(by_type.get("bond", ()))
+    if bonds:
+        could.append(f"draw {bonds} bond{'s' if bonds > 1 else ''}")
+    if by_type.get("claim"):
+        could.append("claim a notecard")
+    return f"Finish your turn? You could still {' and '.join(could)}." if could else ""
 
 
 def action_label(action: dict[str, Any]) -> str:

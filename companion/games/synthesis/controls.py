@@ -39,8 +39,8 @@ def controls(game: Any, view: dict[str, Any], actions: list[dict[str, Any]]) -> 
             del left[act]
         return found
 
-    def button(act: str, text: str, cls: str = "") -> None:
-        out["buttons"].append({"act": act, "text": text, "cls": cls})
+    def button(act: str, text: str, cls: str = "", confirm: str = "") -> None:
+        out["buttons"].append({"act": act, "text": text, "cls": cls, "confirm": confirm})
 
     for act, a in take("choose_goals"):
         chain, pattern = cards.chains[a["chain"]].row, cards.patterns[a["pattern"]].row
@@ -73,7 +73,10 @@ def controls(game: Any, view: dict[str, Any], actions: list[dict[str, Any]]) -> 
              "text": f"Free bond in {c}", "targets": ",".join(lines)} for c, lines in by_colour.items()]}
         out["kind"] = out["kind"] or "free"
     for act, _ in take("finish"):
-        button(act, "Done with my free bonds" if view["phase"] == "final" else "Finish my turn", "primary")
+        final = view["phase"] == "final"
+        # after the last turn, a free bond not drawn now is lost: asked once
+        button(act, "Done with my free bonds" if final else "Finish my turn", "primary",
+               "Done? The free bonds you have not drawn are lost." if final and free else "")
         out["kind"] = out["kind"] or "finish"
     for act, a in left.items():   # never lose an action the engine offers
         rest = ", ".join(f"{k} {v}" for k, v in a.items() if k != "type")

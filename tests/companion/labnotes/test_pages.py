@@ -278,3 +278,13 @@ def test_a_sheet_drawn_from_kept_spaces_and_gaps_is_the_sheet_the_template_draws
                 compared += 1
             state = game.apply(state, seat, robot_move(actions, rnd))
     assert compared >= 300 and drawn._pieces
+
+
+def test_finish_my_turn_asks_first_only_when_it_gives_something_up():
+    """Found at a table: "Finish my turn" ended a turn with bonds still to draw, without a word."""
+    import doctest
+
+    from companion.games.labnotes import board
+
+    assert doctest.testmod(board).failed == 0
+    assert board.finish_confirm({"bond": [], "claim": [{}]}) == "Finish your turn? You could still claim a notecard."

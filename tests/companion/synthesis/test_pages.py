@@ -338,3 +338,18 @@ def test_the_volume_table_shows_the_engines_best_linking(app: Any) -> None:
                                     {**score.details, "chains": [list(reversed(chains[0]))] + chains[1:]})
                 again = str(panel_html(g, shown, "A", view["turn"], other, NAMES[seat]))
                 assert again != drawn
+
+
+def test_done_with_free_bonds_asks_first_when_some_are_not_drawn():
+    """After the last turn a free bond not drawn is lost: the button asks once; a turn's finish does not."""
+    from companion.games.synthesis.controls import controls
+    from engine.synthesis.examples import example_cards
+    from engine.synthesis.game import Synthesis
+
+    game = Synthesis(example_cards())
+    finish, free = {"type": "finish"}, {"type": "free_bond", "colour": "red", "line": "1-2"}
+    final = controls(game, {"phase": "final"}, [free, finish])
+    (done,) = [b for b in final["buttons"] if b["text"] == "Done with my free bonds"]
+    assert done["confirm"] == "Done? The free bonds you have not drawn are lost."
+    assert not controls(game, {"phase": "final"}, [finish])["buttons"][0]["confirm"]
+    assert not controls(game, {"phase": "synthesis"}, [free, finish])["buttons"][0]["confirm"]

@@ -1,0 +1,127 @@
+"""What an idle phone says about its connection, in a real browser against
+the real server: within 5 s of the server stopping every phone says the
+connection is lost (before, only a phone that tapped learned it, and the tap
+was lost); the page polls after the first failed reconnect; the banner goes
+when the server is back, and the page shows the moves made meanwhile. And
+two gestures of companion.js: a move that gives something up asks first
+(data-confirm), and a tap on a place no move can use is told, not ignored."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from companion.client import call
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def _table(base: str) -> dict[str, Any]:
+    status, made = call(base, "POST", "/api/tables", {"game": "toyrace", "seed": 5, "options": {"target": 99}})
+    assert status == 201, made
+    code = made["code"]
+    tokens = [call(base, "POST", f"/api/tables/{code}/seats", {"name": n})[1]["token"] for n in ("Ada", "Bo")]
+    version = call(base, "GET", f"/api/tables/{code}")[1]["version"]
+    assert call(base, "POST", f"/api/tables/{code}/start", {"version": version}, made["host_token"])[0] == 200
+    return {"code": code, "tokens": tokens}
+
+
+def wait_until(page: Any, script: str, timeout: float) -> None:
+    """Polls ``script`` in the page (wait_for_function evaluates a string,
+    which the pages' Content-Security-Policy refuses)."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(script):
+        assert time.monotonic() < deadline, f"not within {timeout} s: {script}"
+        time.sleep(0.1)
+
+
+def _phone(browser: Any, base: str, code: str, token: str) -> Any:
+    ctx = browser.new_context(**PHONE)
+    ctx.add_cookies([{"name": f"labkit_seat_{code}", "value": token, "url": base}])
+    page = ctx.new_page()
+    page.goto(f"{base}/t/{code}")
+    page.wait_for_selector("#live-state", state="attached")
+    return page
+
+
+def test_every_idle_phone_says_the_connection_is_lost_within_5_s_and_recovers(browser: Any,
+                                                                            server_factory: Any) -> None:
+    server = server_factory().start()
+    t = _table(server.url)
+    ada = _phone(browser, server.url, t["code"], t["tokens"][0])
+    bo = _phone(browser, server.url, t["code"], t["tokens"][1])
+    time.sleep(1.0)                                          # both streams open
+    for page in (ada, bo):
+        assert page.query_selector("#banner") is None
+    server.stop()
+    stopped = time.monotonic()
+    for page in (ada, bo):                                   # idle phones: nobody taps
+        page.wait_for_selector('#banner[data-kind="network"]', timeout=5000)
+    took = time.monotonic() - stopped
+    print(f"banner after {took:.2f} s")
+    assert took <= 5.0, took
+    assert "connection" in ada.inner_text("#banner").lower() or "reached" in ada.inner_text("#banner")
+
+    again = server_factory(port=server.port).start()        # the same database: the table is there
+    mine = call(again.url, "GET", f"/api/tables/{t['code']}", token=t["tokens"][1])[1]
+    assert call(again.url, "POST", f"/api/tables/{t['code']}/actions",
+                {"version": mine["version"], "action": {"type": "bet", "guess": "high"}}, t["tokens"][1])[0] == 200
+    for page in (ada, bo):
+        wait_until(page, "() => !document.querySelector('#banner')", 15)
+        wait_until(page, f"() => document.querySelector('#live-state').dataset.version == {mine['version'] + 1}", 15)
+
+
+def test_a_silent_drop_is_said_within_5_s(browser: Any, server_factory: Any) -> None:
+    """The server stops answering without closing anything (as when a phone
+    leaves the Wi-Fi's reach): no error ever comes, only the heartbeats stop."""
+    import os
+    import signal
+
+    server = server_factory().start()
+    t = _table(server.url)
+    page = _phone(browser, server.url, t["code"], t["tokens"][0])
+    time.sleep(1.0)
+    os.killpg(server.proc.pid, signal.SIGSTOP)
+    try:
+        stopped = time.monotonic()
+        page.wait_for_selector('#banner[data-kind="network"]', timeout=8000)
+        took = time.monotonic() - stopped
+    finally:
+        os.killpg(server.proc.pid, signal.SIGCONT)
+    assert took <= 5.5, took
+    wait_until(page, "() => !document.querySelector('#banner')", 15)       # and it comes back
+
+
+def test_a_move_that_gives_something_up_asks_once_and_a_useless_tap_is_told(browser: Any,
+                                                                            server_factory: Any) -> None:
+    server = server_factory().start()
+    t = _table(server.url)
+    page = _phone(browser, server.url, t["code"], t["tokens"][0])
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+    # controls as a game's board draws them (the toy game's board has none of these)
+    page.evaluate("""() => {
+      const live = document.getElementById('live');
+      live.insertAdjacentHTML('beforeend',
+        '<button id="giving-up" type="button" data-act=\\'{"type": "bet", "guess": "low"}\\' ' +
+        'data-confirm="Finish your turn? You could still draw 2 bonds.">Finish my turn</button>' +
+        '<button id="pick" type="button" data-option=\\'{"type": "bet"}\\' data-fill="guess" data-values="high">Bet</button>' +
+        '<div id="nowhere" data-target="guess" data-value="sideways" data-label="Sideways">x</div>');
+    }""")
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss() if len(asked) == 1 else dialog.accept()
+
+    page.on("dialog", answer)
+    page.tap("#giving-up")                                   # dismissed: nothing is sent
+    page.wait_for_timeout(500)
+    assert asked == ["Finish your turn? You could still draw 2 bonds."] and not sent
+    page.tap("#nowhere")                                     # no move can use it: said so
+    page.wait_for_selector('#banner[data-kind="why"]', timeout=2000)
+    assert "Sideways" in page.inner_text("#banner") and not sent
+    before = int(page.evaluate("() => document.querySelector('#live-state').dataset.version"))
+    page.tap("#giving-up")                                   # accepted: sent once
+    wait_until(page, f"() => document.querySelector('#live-state').dataset.version > {before}", 5)
+    assert len(asked) == 2 and len([u for u in sent if u.endswith("/act")]) == 1, (asked, sent)

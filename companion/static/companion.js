@@ -313,9 +313,15 @@
     });
     var prompt = l.querySelector("[data-picker-prompt]");
     if (prompt) {
-      if (pending && pending.target) { prompt.textContent = pending.target.label + ": now choose what goes there."; }
-      else if (pending && pending.option !== undefined) { prompt.textContent = "Now tap where it goes."; }
-      else { prompt.textContent = prompt.dataset.idle || ""; }
+      // words that fit any move (a claim, a count, an element): a game may
+      // give its own with data-then on an option
+      var chosen = pending && pending.option !== undefined &&
+        opts.filter(function (o) { return o.dataset.option === pending.option; })[0];
+      if (pending && pending.target) {
+        prompt.textContent = pending.target.label + ": now choose what to do there.";
+      } else if (chosen) {
+        prompt.textContent = chosen.dataset.then || ("\u201c" + chosen.textContent.trim() + "\u201d: now tap one of the lit places.");
+      } else { prompt.textContent = prompt.dataset.idle || ""; }
     }
   }
 

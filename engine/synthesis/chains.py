@@ -5,16 +5,13 @@ link them in a molecular volume chain. [...] These chains cannot branch."
 A *linking* is a set of links between adjacent cells of one colour in
 which every cell has at most two links and no links go round in a circle:
 its chains are its paths. A chain of ``n`` scores the reference table's
-points (2: 3, 3: 6, ... 7: 28, and no more beyond 7).
+points (2: 3, 3: 6, ... 7: 28, and no more beyond 7: "A chain of more than
+7 pads scores 28 points").
 
-The best linking is found exactly, colour group by colour group, by dynamic
-programming across the table row by row (a "plug" DP: the state is which
-cells of the row below have a link going up, which partial chain each link
-belongs to, and how long that chain is so far). Goal cards and Project
-cards ask for some links to be made (solid lines) or not made (no line);
-the same DP takes them as ``forced`` and ``forbidden`` links.
-
-The search itself, exact for any table, is :mod:`.chain_search`.
+The best linking is the one a player would choose: the most points, then
+the longest chain (the tie-break), so eight in a line are one chain of 8.
+It is found exactly by :mod:`.chain_search`, chain by chain, which also
+takes links that must or must not be made (``forced``, ``forbidden``).
 
 >>> t = TableShape((2, 2, 2))
 >>> colour = t.colours(["gg", "gg", "gr"])
@@ -30,8 +27,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from engine.synthesis.chain_search import component_best
-from engine.synthesis.table import Cell, Link, TableShape, link
+from engine.synthesis.chain_search import search
+from engine.synthesis.table import Cell, Link, TableShape, chains_of, link
+
+__all__ = ["POINTS", "Linking", "best_linking", "chain_points", "chains_of", "components", "points_table",
+           "score_links"]
 
 POINTS = (0, 0, 3, 6, 10, 15, 21, 28)
 """The rulebook's chain points by length (the player reference sheet): a
@@ -85,29 +85,6 @@ def components(colour: Mapping[Cell, str]) -> list[tuple[Cell, ...]]:
     return out
 
 
-def chains_of(links: Iterable[Link]) -> tuple[tuple[Cell, ...], ...]:
-    """The paths of a linking, each from its smaller end, sorted."""
-    nb: dict[Cell, list[Cell]] = {}
-    for a, b in links:
-        nb.setdefault(a, []).append(b)
-        nb.setdefault(b, []).append(a)
-    seen: set[Cell] = set()
-    out = []
-    for start in sorted(nb):
-        if start in seen or len(nb[start]) != 1:
-            continue
-        path = [start]
-        seen.add(start)
-        while True:
-            nxt = [n for n in nb[path[-1]] if n not in seen]
-            if not nxt:
-                break
-            path.append(nxt[0])
-            seen.add(nxt[0])
-        out.append(tuple(path))
-    return tuple(sorted(out))
-
-
 def score_links(links: Iterable[Link], table: tuple[int, ...] = POINTS) -> int | None:
     """Points of a linking, or ``None`` if it branches or closes a circle."""
     links = list(links)
@@ -126,20 +103,10 @@ def score_links(links: Iterable[Link], table: tuple[int, ...] = POINTS) -> int |
 def best_linking(table: TableShape, colour: Mapping[Cell, str], points: tuple[int, ...] = POINTS,
                  forced: Iterable[Link] = (), forbidden: Iterable[Link] = ()) -> Linking | None:
     """The linking with the most chain points that makes every ``forced``
-    link and no ``forbidden`` one; ``None`` if no linking can."""
-    forced = frozenset(link(*k) for k in forced)
-    forbidden = frozenset(link(*k) for k in forbidden)
-    for a, b in forced:
-        if colour.get(a) is None or colour.get(a) != colour.get(b) or (a, b) in forbidden:
-            return None
-    total, links = 0, set()
-    for group in components(colour):
-        cells = frozenset(group)
-        inside_f = tuple(sorted(k for k in forced if k[0] in cells))
-        inside_x = tuple(sorted(k for k in forbidden if k[0] in cells and k[1] in cells))
-        found = component_best(group, inside_f, inside_x, points)
-        if found is None:
-            return None
-        total += found[0]
-        links.update(found[1])
-    return Linking(total, frozenset(links), chains_of(links))
+    link and no ``forbidden`` one, and among those the one with the longest
+    chain; ``None`` if no linking can."""
+    found = search(table, colour, points, forced=frozenset(link(*k) for k in forced),
+                   forbidden=frozenset(link(*k) for k in forbidden))
+    if found is None:
+        return None
+    return Linking(found.points, found.links, chains_of(found.links))

@@ -51,7 +51,8 @@ def setup_options(cards: SynthesisCards) -> tuple[SetupOption, ...]:
     Modes), for the host's phone; the Project cards are this card set's."""
     projects = tuple((p.id, f"{p.row.name} (difficulty {p.row.difficulty})") for p in cards.projects.values())
     return (
-        SetupOption("first_game", "First game", help="Side A, and no goal cards (Setup 1 and 4)."),
+        SetupOption("first_game", "First game",
+                    help="Side A, and no goal cards (Setup 1 and 4); a solo mode still deals its own."),
         SetupOption("side", "Board side", kind="choice", choices=(("A", "Side A"), ("B", "Side B")),
                     help="Every player uses the same side (unset: side A)."),
         SetupOption("mode", "Solo mode", kind="choice", choices=MODE_WORDS,

@@ -174,6 +174,13 @@ def check_layout(lay: Layout, shapes: tuple[str, ...] | None, bonds: tuple[str, 
     if len(lay.table.heights) != 6 or not all(1 <= h <= 10 for h in lay.table.heights):
         out.append(f"the volume table needs 6 columns (volumes 1 to 6) of 1 to 10 cells, "
                    f"found {list(lay.table.heights)}")
+    for r in range(lay.table.rows):
+        if len(lay.table.row_cells(r)) == 1:
+            # "Fill an entire row or column [...] (with any combination of color
+            # types)": a row is a line across the columns; a row of one cell is
+            # the top of its column, so one molecule would complete both
+            out.append(f"row {r + 1} of the volume table is a single cell, which completing its column "
+                       f"completes too: make every row at least two cells wide (found {list(lay.table.heights)})")
     return out
 
 

@@ -31,8 +31,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Mapping
 
-from engine.core import InvalidState
+from engine.core import InvalidState, MalformedInput
 from engine.descriptor import PaperReport, PaperTool
+from engine.synthesis.chain_search import SearchTooLong
 from engine.synthesis.scoring import Goals, score
 from engine.synthesis.state import LEVELS, MODES, PROJECT_LEVELS
 
@@ -41,6 +42,42 @@ if TYPE_CHECKING:
 
 FIELDS = ("game", "player", "board", "side", "table", "elemental", "chain_card", "pattern_card",
           "pattern_points", "mode", "difficulty", "project")
+TEXTS = {"game": "a game's name", "player": "a name", "board": "a board's letter", "side": "A or B",
+         "mode": "a mode's name", "difficulty": "easy, medium or hard", "chain_card": "a card's name",
+         "pattern_card": "a card's name", "project": "a card's name"}
+"""The fields that hold a text, and what it names (for a sentence when they do not)."""
+SOLO_CARDS = {
+    "first_steps": ("First Steps", ("chain_card", "pattern_card"),
+                    "a Molecular Chain card and a Molecular Pattern card (\"place one card from each deck on the "
+                    "table\")"),
+    "predictable": ("Predictable Results", ("project",),
+                    "a Project card instead of the Molecular Chain and Molecular Pattern cards"),
+    "unpredictable": ("Unpredictable Consequences", ("project", "chain_card", "pattern_card"),
+                      "one Project card, one Molecular Pattern card and one Molecular Chain card, which you must "
+                      "all complete"),
+}
+"""Each solo mode's cards, as the rulebook deals them: exactly these, no other."""
+
+
+def _kind(value: Any) -> str:
+    """A JSON value's kind, in words."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "an object"
+    return "null" if value is None else type(value).__name__
+
+
+def _malformed(data: Any) -> list[str]:
+    """Fields not in their format at all (a list where a name belongs): one sentence each."""
+    if not isinstance(data, Mapping):
+        return [f"A board is a JSON object with board and table, found {_kind(data)}."]
+    return [f"{key}: expected {what} as text, found {_kind(data[key])}"
+            for key, what in TEXTS.items() if data.get(key) is not None and not isinstance(data[key], str)]
 
 
 def _column(value: Any, names: Mapping[str, str]) -> list[str] | None:
@@ -64,10 +101,11 @@ def _column(value: Any, names: Mapping[str, str]) -> list[str] | None:
 
 def score_table(game: "Synthesis", data: Mapping[str, Any]) -> PaperReport:
     cards = game.cards
+    malformed = _malformed(data)
+    if malformed:
+        raise MalformedInput("\n".join(malformed))
     problems: list[str] = []
     p = problems.append
-    if not isinstance(data, Mapping):
-        raise InvalidState(f"A board is a JSON object with board and table, found {type(data).__name__}.")
     for key in data:
         if key not in FIELDS:
             p(f"{key!r} is not a field of a board (fields: {', '.join(FIELDS)})")
@@ -124,23 +162,33 @@ def score_table(game: "Synthesis", data: Mapping[str, Any]) -> PaperReport:
         p("pattern_points: with a Molecular Pattern card, give the points you counted for it (a whole number)")
     elif goals_given["pattern_card"] is None and pattern_points is not None:
         p("pattern_points: given without a pattern_card")
+    if mode in SOLO_CARDS:
+        name, needs, words = SOLO_CARDS[mode]
+        for key in ("chain_card", "pattern_card", "project"):
+            if (key in needs) != (data.get(key) is not None):
+                p(f"{key}: {name} is played with {words}")
+    elif data.get("project") is not None:
+        p("project: a Project card is played only in the solo modes Predictable Results and "
+          "Unpredictable Consequences")
     level = None
     if mode == "first_steps":
         level = LEVELS.get(data.get("difficulty"))  # type: ignore[arg-type]
         if level is None:
             p(f"difficulty: First Steps is played easy, medium or hard, found {data.get('difficulty')!r}")
-    elif mode in ("predictable", "unpredictable"):
-        if goals_given["project"] is None:
-            p(f"project: the {mode} mode is played with a Project card")
-        elif mode == "unpredictable":
-            level = PROJECT_LEVELS[goals_given["project"].row.difficulty]
+    elif mode == "unpredictable" and goals_given["project"] is not None:
+        level = PROJECT_LEVELS[goals_given["project"].row.difficulty]
     if problems:
         raise InvalidState(f"This board breaks {len(problems)} rule{'s' if len(problems) > 1 else ''}:\n"
                            + "\n".join(f"- {x}" for x in problems))
     assert layout is not None
     goals = Goals(goals_given["chain_card"], goals_given["pattern_card"], goals_given["project"], level,
                   solo=mode != "standard")
-    scored = score(cards.rules, cards.points, layout, columns, boxes, goals, pattern_points=pattern_points)
+    try:
+        scored = score(cards.rules, cards.points, layout, columns, boxes, goals, pattern_points=pattern_points)
+    except SearchTooLong as exc:
+        raise InvalidState(f"This board's chains could not be linked for certain: {exc} (a bound that keeps "
+                           "the scorer quick). No score is given rather than one that may not be the best.") \
+            from None
     player = str(data.get("player") or "Player")
     rows = tuple((line.label, str(line.points)) for line in scored.lines) + (("Total", str(scored.total)),)
     verdict = ""

@@ -5,7 +5,9 @@ Options (all optional, a JSON object):
 ``side``          ``"A"`` or ``"B"``: every player uses the same side (Setup 1)
 ``boards``        a board letter per seat (default: dealt at random)
 ``boxes``         a name box (0-3) per seat on the Active Element disc
-``first_game``    ``true``: side A and no goal cards (Setup 1 and 4)
+``first_game``    ``true``: side A, and no goal cards (Setup 1 and 4) unless the
+                  solo mode deals its own (First Steps and Unpredictable
+                  Consequences always play with their goal cards)
 ``chain_card``, ``pattern_card``   the goal cards (default: drawn at random)
 ``mode``          ``standard``, or a solo mode: ``first_steps``,
                   ``predictable``, ``unpredictable``
@@ -82,8 +84,11 @@ def setup(rules: "Rules", players: int, seed: int, options: Mapping[str, Any] | 
     chains, patterns = sorted(rules.cards.chains), sorted(rules.cards.patterns)
     if mode in ("predictable", "unpredictable"):
         state.project = _project(rules, rng, o)
+    # A first game skips the goal cards (Setup 4), but First Steps is played
+    # for them: "Then, place one card from each deck on the table".
+    no_cards = (first and mode == "standard") or mode == "predictable"
     for key in ("chain_card", "pattern_card"):
-        if key in o and (first or mode in ("predictable", "unpredictable")):
+        if key in o and (no_cards or mode == "unpredictable"):
             raise IllegalAction(f"This game has no {key.replace('_', ' ')} to choose.")
     if mode == "first_steps":
         level = o.get("difficulty", "easy")
@@ -98,7 +103,7 @@ def setup(rules: "Rules", players: int, seed: int, options: Mapping[str, Any] | 
         state.offer = (tuple(sorted(chains[:2])), tuple(sorted(patterns[:2])))
         state.level = PROJECT_LEVELS[rules.cards.projects[state.project].row.difficulty]  # type: ignore[index]
         state.phase = "choose"
-    elif mode != "predictable" and not first:
+    elif not no_cards:
         state.chain_card = _card(o, "chain_card", chains, rng)
         state.pattern_card = _card(o, "pattern_card", patterns, rng)
     state.rng = rng.next64()

@@ -256,3 +256,37 @@ class TablePattern:
             if kind != "absent":
                 grid[a[0] + b[0]][a[1] + b[1]] = marks[(kind, vertical)]
         return ["".join(row).rstrip() for row in grid]
+
+
+def fitting(pattern: TablePattern, table: TableShape, colour: Mapping[Cell, str]) -> list[Placed]:
+    """Places where a card's shape lies on filled cells, each group one colour."""
+    seen, out = set(), []
+    for p in pattern.placements(table):
+        key = (frozenset(p.cells), p.links)
+        if p.fits(colour) and key not in seen:
+            seen.add(key)
+            out.append(p)
+    return out
+
+
+def chains_of(links: Iterable[Link]) -> tuple[tuple[Cell, ...], ...]:
+    """The paths of a linking, each from its smaller end, sorted."""
+    nb: dict[Cell, list[Cell]] = {}
+    for a, b in links:
+        nb.setdefault(a, []).append(b)
+        nb.setdefault(b, []).append(a)
+    seen: set[Cell] = set()
+    out = []
+    for start in sorted(nb):
+        if start in seen or len(nb[start]) != 1:
+            continue
+        path = [start]
+        seen.add(start)
+        while True:
+            nxt = [n for n in nb[path[-1]] if n not in seen]
+            if not nxt:
+                break
+            path.append(nxt[0])
+            seen.add(nxt[0])
+        out.append(tuple(path))
+    return tuple(sorted(out))

@@ -27,8 +27,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 1,
          "bypass_csp": True}  # wait_for_function evaluates strings; the CSP itself is tested in test_csp_browser
 BOARD, SIDE = "E", "B"
-TABLE = ["bbgg", "bbgggg", "bbbgggy", "rbbbgg", "rrgg", "ry"]
-"""Side B's columns are 4, 6, 7, 6, 4 and 2 tall: every cell but none."""
+TABLE = ["bbgg", "bbgggg", "bbbgggy", "rbbbggy", "rrgg", "ry"]
+"""Side B's columns are 4, 6, 7, 7, 4 and 2 tall: every cell filled."""
 ELEMENTAL = {"triangle": "yy", "diamond": "r", "square": "b"}
 CHAIN, PATTERN, PATTERN_POINTS, PROJECT = "horseshoe", "first-shell", 7, "project-05"
 PAUSE_MS = 600

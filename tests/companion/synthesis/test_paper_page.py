@@ -36,7 +36,7 @@ def cells(html: str) -> list[str]:
 
 def test_the_page_shows_the_boards_table_to_tap(phones: Any) -> None:
     """Board A side A prints columns of 5, 6, 6, 6, 4, 3 cells and three pairs;
-    side B 4, 6, 7, 6, 4, 2 and four (cardsdata/synthesis/boards.yaml)."""
+    side B 4, 6, 7, 7, 4, 2 and four (cardsdata/synthesis/boards.yaml)."""
     phone = phones()
     page = phone.get(URL).get_data(as_text=True)
     assert len(cells(page)) == 5 + 6 + 6 + 6 + 4 + 3
@@ -47,7 +47,7 @@ def test_the_page_shows_the_boards_table_to_tap(phones: Any) -> None:
     assert page.count('name="tap"') == 30 + 2 * 3
     assert page.count('name="brush"') == 5 and 'value="r" data-colour="red"' in page
     side_b = phone.get(URL + "?board=C&side=B").get_data(as_text=True)
-    assert len(cells(side_b)) == 4 + 6 + 7 + 6 + 4 + 2 and "3:7" in cells(side_b)
+    assert len(cells(side_b)) == 4 + 6 + 7 + 7 + 4 + 2 and "3:7" in cells(side_b)
     assert len(re.findall(r'data-box="(\w+):1"', side_b)) == 4
     # the house's JSON form is one small link away, for pasting
     assert 'href="/paper/synthesis/score">Paste JSON instead</a>' in page
@@ -189,7 +189,7 @@ def test_a_board_changed_is_drawn_again(phones: Any) -> None:
     phone = phones()
     phone.get(URL)
     html = phone.post(URL, {"board": "C", "side": "B", "drawn": "AA", "t3": "rrrrrrr"}).get_data(as_text=True)
-    assert 'id="syn-tapin" hx-swap-oob="true"' in html and len(cells(html)) == 29
+    assert 'id="syn-tapin" hx-swap-oob="true"' in html and len(cells(html)) == 30
     html = phone.post(URL, {"board": "C", "side": "A", "drawn": "CB", "t3": "rrrrrrr"}).get_data(as_text=True)
     assert "has no cell at volume 3, row 7: left out" in html and 'name="t3" value="rrrrrr"' in html
 

@@ -1,6 +1,7 @@
 """Brute force for small volume tables: every linking, every set of places a
-card's shape is counted, every way to lay a Project's chains. Slow and
-obviously right; the exact search is checked against it."""
+card's shape is counted, every way to lay a Project's chains, and the longest
+chain as the tie-break. Slow and obviously right; the exact search is
+checked against it."""
 
 from __future__ import annotations
 
@@ -76,7 +77,8 @@ def project_met(required, links) -> bool:
 
 
 def brute_best(table: TableShape, colour, points=POINTS, card=None, project=None, card_needed=None):
-    """(goals met, chain points + card points), the most over every linking."""
+    """(goals met, chain points + card points, longest chain), the most over
+    every linking, in that order (a lone cell is no chain: longest 0)."""
     places = fitting(card[0], table, colour) if card else []
     required = [fitting(p, table, colour) for p in project] if project else []
     best = None
@@ -84,7 +86,7 @@ def brute_best(table: TableShape, colour, points=POINTS, card=None, project=None
         k = occurrences(places, links) if card else 0
         card_points = min(card[2], card[1] * k) if card else 0
         met = (not project or project_met(required, links)) and (card_needed is None or card_points >= card_needed)
-        key = (met, chain_score(links, points) + card_points)
+        key = (met, chain_score(links, points) + card_points, max((len(c) for c in chains_of(links)), default=0))
         if best is None or key > best:
             best = key
     return best

@@ -8,7 +8,9 @@ import pytest
 from engine.data import CardFiles, DataError
 from engine.synthesis.cards import parse
 from engine.synthesis.layout import check_layout, geometry, reachable_edges
+from engine.synthesis.scoring import Goals, score
 from tests.engine.synthesis.conftest import data_files, real_cards
+from tests.rulebook import follows
 
 CARDS = real_cards()
 LAYOUTS = sorted(CARDS.layouts)
@@ -27,7 +29,7 @@ def test_every_layout_is_playable(key):
     # side A: three elemental pairs and a few printed lines; side B: four pairs, more lines
     pairs = 3 if key[1] == "A" else 4
     assert len(lay.pairs) == pairs and len(lay.elemental) == 2 * pairs
-    assert lay.table.heights == ((5, 6, 6, 6, 4, 3) if key[1] == "A" else (4, 6, 7, 6, 4, 2))
+    assert lay.table.heights == ((5, 6, 6, 6, 4, 3) if key[1] == "A" else (4, 6, 7, 7, 4, 2))
     assert 35 <= len(lat.hexes) <= 45
 
 
@@ -141,4 +143,32 @@ def test_a_missing_side_and_a_duplicate_are_reported():
 
 def test_the_game_hands_out_a_sides_geometry(game):
     g = game.geometry("B", "B")
-    assert g["board"] == "B" and g["side"] == "B" and g["table"] == [4, 6, 7, 6, 4, 2]
+    assert g["board"] == "B" and g["side"] == "B" and g["table"] == [4, 6, 7, 7, 4, 2]
+
+
+@follows("synthesis.md", "Fill an entire row or column in the volume table (with any combination of color types).",
+         "When you complete a row or a column in the molecular volume table, you receive a free bond",
+         "Each completed row or column earns 5 points.")
+def test_no_row_of_a_volume_table_is_a_single_cell(game):
+    """A row runs across the columns and holds "any combination of color
+    types"; a row of one cell would be the top of its column, so the molecule
+    completing the column would complete a row too: 5 points and a free bond
+    twice for one molecule. Side B's table is 4, 6, 7, 7, 4, 2: its top row
+    is two cells (volumes 3 and 4), and a full column 3 is one line done."""
+    for lay in game.cards.layouts.values():
+        assert all(len(lay.table.row_cells(r)) >= 2 for r in range(lay.table.rows)), (lay.board, lay.side)
+    lay = game.cards.layouts[("A", "B")]
+    column_3 = ["", "", "rgbyrgb", "", "", ""]
+    lines = {x.key: x.points for x in score(game.cards.rules, game.cards.points, lay, column_3, {}, Goals()).lines}
+    assert lines["lines"] == 5
+    s = game.setup(1, 1, {"side": "B", "boards": ["A"]})
+    assert game.rules.formula(s, 0).layout.table.complete_rows(column_3) == []
+
+
+def test_a_table_with_a_row_of_one_cell_is_reported():
+    def edit(text):
+        a, b = first_layout(text)
+        return text[:a] + text[a:b].replace("table: [5, 6, 6, 6, 4, 3]", "table: [5, 6, 7, 6, 4, 3]") + text[b:]
+    message, text = broken_boards(edit)
+    assert "board A side A: row 7 of the volume table is a single cell, which completing its column " \
+           "completes too" in message

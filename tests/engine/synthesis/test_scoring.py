@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.core import ScoreLine
 from engine.synthesis.scoring import Goals, Scored, elemental_points, score, winners
 from tests.engine.synthesis.conftest import playout
+from tests.rulebook import follows
 
 # The Scoring Example's volume table, on a side A board (columns 5, 6, 6, 6, 4, 3
 # high), top row first; "-" is no cell, "." an empty one.
@@ -92,6 +93,25 @@ def test_ties_go_to_the_longest_chain_then_the_most_elementals_then_shared():
     assert winners([scored(60, 5, 0), scored(60, 7, 0)]) == (1,)
     assert winners([scored(60, 7, 3), scored(60, 7, 1)]) == (0,)
     assert winners([scored(60, 7, 2), scored(60, 7, 2), scored(10, 7, 9)]) == (0, 1)
+
+
+@follows("synthesis.md", "In case of a tie, the player with the longest molecular chain wins.",
+         "Connect molecular volume chains in the molecular volume table as desired.",
+         "A chain of more than 7 pads scores 28 points.")
+def test_a_tie_goes_to_the_player_whose_eight_molecules_make_one_chain(game):
+    """Ada's eight green molecules in a line score 28 linked all together, as
+    Bo's seven do: both 38 with the bottom row and column 6. Ada links all
+    eight, as she may, so her longest chain is 8 and she wins the tie (it
+    was cut at 7, and the victory shared)."""
+    lay = game.cards.layouts[("A", "A")]
+    ada = ["g", "g", "g", "g", "g", "ggg"]  # the bottom row, then up column 6
+    bo = ["g", "g", "g", "g", "g", "ggr"]
+    rules, points = game.cards.rules, game.cards.points
+    scores = [score(rules, points, lay, cols, {}, Goals()) for cols in (ada, bo)]
+    assert [s.total for s in scores] == [38, 38]
+    assert [s.details["longest_chain"] for s in scores] == [8, 7]
+    assert [len(c) for c in scores[0].details["chains"]] == [8]
+    assert winners(scores) == (0,)
 
 
 def test_the_score_formula_has_the_boards_five_boxes(game):

@@ -9,6 +9,7 @@ from engine.core import IllegalAction
 from engine.synthesis.scoring import Goals, score
 from engine.synthesis.state import LEVELS, PROJECT_LEVELS
 from tests.engine.synthesis.conftest import playout
+from tests.rulebook import follows
 
 
 def table_score(game, columns, boxes=None, **goals):
@@ -23,6 +24,27 @@ def test_first_steps_thresholds_by_difficulty(game):
     for level, area in LEVELS.items():
         s = game.setup(1, 3, {"mode": "first_steps", "difficulty": level})
         assert s.level == area and s.chain_card and s.pattern_card and s.project is None
+
+
+@follows("synthesis.md", "Then, place one card from each deck on the table.",
+         "Your goal is to reach the minimum score threshold on each goal card.")
+def test_first_steps_in_a_first_game_still_deals_one_card_of_each_deck(game):
+    """A first game skips the goal cards (Setup 4), but First Steps is played
+    for them: with "first game" ticked it deals them all the same (on side
+    A), and a game at 0 points is lost, not "goals met, a win"."""
+    s = game.setup(1, 3, {"mode": "first_steps", "first_game": True, "difficulty": "medium"})
+    assert s.side == "A" and s.level == "yellow"
+    assert s.chain_card in game.cards.chains and s.pattern_card in game.cards.patterns
+    result = game.result(s)
+    solo = result.scores[0].details["solo"]
+    assert [g["met"] for g in solo["goals"]] == [False, False] and solo["won"] is False and result.winners == ()
+    chosen = game.setup(1, 3, {"mode": "first_steps", "first_game": True, "chain_card": "triplet",
+                               "pattern_card": "first-shell"})
+    assert (chosen.chain_card, chosen.pattern_card) == ("triplet", "first-shell")
+    # the ordinary first game still has no goal cards to deal or to choose
+    assert game.setup(2, 3, {"first_game": True}).chain_card is None
+    with pytest.raises(IllegalAction, match="no chain card to choose"):
+        game.setup(2, 3, {"first_game": True, "chain_card": "triplet"})
 
 
 def test_first_steps_is_won_by_reaching_both_thresholds(game):

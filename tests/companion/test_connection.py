@@ -125,3 +125,26 @@ def test_a_move_that_gives_something_up_asks_once_and_a_useless_tap_is_told(brow
     page.tap("#giving-up")                                   # accepted: sent once
     wait_until(page, f"() => document.querySelector('#live-state').dataset.version > {before}", 5)
     assert len(asked) == 2 and len([u for u in sent if u.endswith("/act")]) == 1, (asked, sent)
+
+
+def test_the_host_comes_back_on_a_new_phone_with_the_host_key(browser: Any, server_factory: Any) -> None:
+    """The host's phone is lost mid-game: the host key, photographed from the
+    host's screen, makes a new phone host; it can then give a seat to a new phone."""
+    server = server_factory().start()
+    status, made = call(server.url, "POST", "/api/tables", {"game": "toyrace", "seed": 5})
+    code = made["code"]
+    old = browser.new_context(**PHONE)
+    old.add_cookies([{"name": f"labkit_host_{code}", "value": made["host_token"], "url": server.url}])
+    host = old.new_page()
+    host.goto(f"{server.url}/t/{code}")
+    link = host.get_attribute("#host-key a", "href")          # in the lobby the key is shown, open
+    assert link and f"/t/{code}/host/" in link and host.is_visible("#host-key .qr-box svg")
+    old.close()                                               # the phone is gone
+
+    new = browser.new_context(**PHONE).new_page()
+    new.goto(f"{server.url}/t/{code}")
+    assert new.query_selector("#control-host") is None        # a stranger's phone: no host buttons
+    new.goto(link)
+    new.tap("text=Be the host here")
+    new.wait_for_selector("#control-host", state="attached")
+    assert new.is_visible("text=Start the game") or new.is_visible("text=Undo the last action")

@@ -162,7 +162,7 @@ def render_part(caller: Caller, part: Part, said: Response | None = None) -> str
 
 
 def _wrap(part: Part, html: str) -> str:
-    return f'<div id="part-{part.name}" class="part" data-part="{part.name}">{html}</div>'
+    return f'<div id="part-{part.name}" class="part{" beside" if part.beside else ""}" data-part="{part.name}">{html}</div>'
 
 
 def state(caller: Caller) -> str:

@@ -35,6 +35,9 @@ class Part:
     """Its template reads the game's board context (``Plugin.board_context``).
     The house's own parts do not: a table with no spectator then never works
     out the spectator's board just for its notice and log."""
+    beside: bool = False
+    """The game's board itself: a wide screen (a landscape phone, a tablet)
+    shows it on the left and the other parts beside it (companion.css)."""
 
 
 HOUSE_PARTS = ("notice", "lobby", "players", "score", "log", "host")

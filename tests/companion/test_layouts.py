@@ -229,3 +229,16 @@ def test_a_portrait_phone_reads_and_taps_every_board(browser: Any, base: str, ga
     assert not found["small"], f"text under 12 px: {found['small'][:12]}"
     assert not found["targets"], f"tap targets under 44 px: {found['targets'][:12]}"
     assert not found["overflow"], f"text spilling out of its control: {found['overflow'][:12]}"
+
+
+@pytest.mark.parametrize("game, board", [("synthesis", "#part-mine"), ("compounded", "#part-grid"),
+                                         ("organicsoup", "#part-soup")])
+def test_a_tablet_shows_the_board_beside_what_to_do(browser: Any, base: str, game: str, board: str) -> None:
+    """The house's layout for a game's board part marked beside (Part.beside): on the left, the rest on the right."""
+    table, seat = boards(base)[game]()
+    page = table.phone(browser, seat, {"viewport": {"width": 1024, "height": 768}, "has_touch": True})
+    boxes = page.evaluate("""(board) => [...document.querySelectorAll('#live > .part')].filter(p => p.getClientRects().length)
+      .map(p => ({id: p.id, left: p.getBoundingClientRect().left, beside: p.matches(board)}))""", board)
+    (mine,) = [b for b in boxes if b["beside"]]
+    others = [b for b in boxes if not b["beside"]]
+    assert others and all(b["left"] > mine["left"] + 200 for b in others), boxes

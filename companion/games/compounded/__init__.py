@@ -24,7 +24,7 @@ def action_label(action: dict[str, Any]) -> str:
 
 PLUGIN = Plugin(
     parts=(Part("round", "compounded/_round.html", shared=True), Part("decision", "compounded/_decision.html"),
-           Part("grid", "compounded/_grid.html"), Part("bench", "compounded/_bench.html"),
+           Part("grid", "compounded/_grid.html", beside=True), Part("bench", "compounded/_bench.html"),
            Part("scoreboard", "compounded/_scoreboard.html", shared=True),
            Part("others", "compounded/_others.html"), Part("final", "compounded/_final.html", shared=True)),
     board_context=board_context,

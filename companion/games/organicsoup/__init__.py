@@ -65,7 +65,7 @@ blueprint.add_url_rule("/organicsoup/check", "paper", paper_page, methods=["GET"
 blueprint.add_url_rule("/organicsoup/check", "paper_submit", paper_submit, methods=["POST"])
 
 PLUGIN = Plugin(
-    parts=(Part("turn", "organicsoup/_turn.html"), Part("soup", "organicsoup/_soup.html", shared=True),
+    parts=(Part("turn", "organicsoup/_turn.html"), Part("soup", "organicsoup/_soup.html", shared=True, beside=True),
            Part("build", "organicsoup/_build.html"), Part("react", "organicsoup/_react.html"),
            Part("end", "organicsoup/_end.html"), Part("hand", "organicsoup/_hand.html"),
            Part("in-front", "organicsoup/_in_front.html")),

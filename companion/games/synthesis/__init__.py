@@ -27,7 +27,7 @@ sends every phone the one board it changed, not all of them."""
 
 PLUGIN = Plugin(
     parts=(Part("turn", "synthesis/_turn.html", shared=True), Part("decision", "synthesis/_decision.html"),
-           Part("mine", "synthesis/_mine.html"),
+           Part("mine", "synthesis/_mine.html", beside=True),
            *(Part(f"board{k}", f"synthesis/_board_{k}.html", shared=True) for k in range(1, BOARD_PARTS + 1)),
            Part("breakdown", "synthesis/_breakdown.html", shared=True)),
     board_context=board_context,

@@ -334,8 +334,17 @@ class Table:
 
     def compare(self, version: int) -> tuple[int, list[str]]:
         """The phone's controls against a fresh load of the same page: how many, and what differs."""
-        self.fresh.goto(self.url, wait_until="load")
-        self.fresh.wait_for_selector(f'#live-state[data-version="{version}"]', state="attached")
+        # a fresh load of the table at this version (it failed once in a loaded full run, the fresh page
+        # not showing the version within 15 s: it is loaded again rather than waited on, and the wait
+        # says what it saw)
+        for _ in range(3):
+            self.fresh.goto(self.url, wait_until="load")
+            seen = self.fresh.get_attribute("#live-state", "data-version")
+            if seen == str(version):
+                break
+            self.fresh.wait_for_timeout(500)
+        else:
+            self.fresh.wait_for_selector(f'#live-state[data-version="{version}"]', state="attached", timeout=30000)
         self.fresh.wait_for_timeout(60)
         shown = self.phone.evaluate("window.__truth.controls()")
         drawn = self.fresh.evaluate("window.__truth.controls()")

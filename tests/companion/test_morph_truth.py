@@ -266,10 +266,13 @@ class Table:
 
     def settle(self) -> int:
         """Until the phone has no request on its way and shows the table's current version."""
-        for _ in range(200):
+        # up to 30 s: under a full run's load a tap's request has taken more than 5 s, and the move it
+        # made then landed after the version below was read
+        for _ in range(1200):
             if self.in_flight <= 0:
                 break
             self.phone.wait_for_timeout(25)
+        assert self.in_flight <= 0, f"a request of the phone's still unanswered after 30 s ({self.in_flight})"
         version = self.state()["version"]
         self.phone.wait_for_selector(f'#live-state[data-version="{version}"]', state="attached")
         self.phone.wait_for_timeout(60)    # htmx settles a swap 20 ms after it
@@ -344,6 +347,8 @@ class Table:
                 break
             self.fresh.wait_for_timeout(500)
         else:
+            now = self.state()["version"]
+            assert now == version, f"the table moved on from v{version} to v{now} during the check (a fresh page shows v{seen})"
             self.fresh.wait_for_selector(f'#live-state[data-version="{version}"]', state="attached", timeout=30000)
         self.fresh.wait_for_timeout(60)
         shown = self.phone.evaluate("window.__truth.controls()")

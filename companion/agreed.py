@@ -25,14 +25,3 @@ def replayed(game: Game, state: Any, seat: int, action: dict[str, Any]) -> Any:
         return game.end_by_agreement(state)
     return game.apply(state, seat, action)
 
-
-def agreed_end_words(game: Game, after: Any, names: list[str]) -> tuple[str, ...]:
-    """The log's line for the end by agreement, with who won (one line: an undo's notice quotes it)."""
-    result = game.result(after)
-    said = "The host ended the game, as everyone agreed: it is scored as it stands"
-    winners = [names[s] if 0 <= s < len(names) else game.seat_name(s) for s in result.winners]
-    if winners:
-        best = max(s.total for s in result.scores)
-        who = winners[0] if len(winners) == 1 else ", ".join(winners[:-1]) + " and " + winners[-1]
-        said += f"; {who} {'wins' if len(winners) == 1 else 'share the win'} with {best} points"
-    return (said + ".",)

@@ -37,6 +37,7 @@ from companion.agreed import TABLE, replayed
 from companion.errors import BadInput, Conflict, Refused
 from companion.snapshot import Snapshot
 from companion.store import VersionConflict
+from companion.told import player_name
 
 if TYPE_CHECKING:
     from companion.referee import Referee, _Entry
@@ -99,17 +100,18 @@ def _judge(game: Game, before: Any, seat: int, action: dict[str, Any],
         try:
             without = game.apply(without, other, move)
         except RulesError:
-            return f"You cannot take that back: {_name(game, names, other)} has moved since, after your move."
-    if _generator(game, logged) != generator:
+            return f"You cannot take that back: {player_name(game, names, other)} has moved since, after your move."
+    if now is None and _generator(game, logged) != generator:
         return "You cannot take that back: the dice were rolled (or a card drawn at random) since."
     try:
         same = not later or game.to_dict(game.apply(without, seat, action)) == game.to_dict(logged)
     except RulesError:
         same = False
     if not same:
-        return f"You cannot take that back: {_name(game, names, later[-1][0])} has moved since, after your move."
-    # Rule 3, the dearest: what the seat was shown, against states it cannot tell apart.
-    seen = _shown(game, before, seat, action, later)
+        return f"You cannot take that back: {player_name(game, names, later[-1][0])} has moved since, after your move."
+    # Rule 3, the dearest: what the seat was shown (the logged table, replayed above), against
+    # states it cannot tell apart.
+    seen = [game.view(after, seat)] + ([game.view(logged, seat)] if later else [])
     for i in range(RESAMPLES):
         shown = _shown(game, game.resample_hidden(before, seat, 7919 * i + 1), seat, action, later)
         if shown[:1] != seen[:1]:
@@ -142,10 +144,6 @@ def _generator(game: Game, state: Any) -> Any:
     """The game's random generator as its state keeps it; a game that keeps
     none under ``rng`` leaves rule 3 (resampling, which redraws it) to tell."""
     return game.to_dict(state).get("rng")
-
-
-def _name(game: Game, names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else game.seat_name(seat)
 
 
 def move_words(line: str, name: str) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.core import Game
 from companion import plugins
-from companion.agreed import TABLE, agreed_end_words
+from companion.agreed import TABLE
 from companion.snapshot import Snapshot
 
 
@@ -22,8 +22,24 @@ def narrate(game: Game, before: Any, seat: int, action: dict[str, Any], after: A
     plugin = plugins.plugin(game.name)
     if plugin.narrate is not None:
         return tuple(plugin.narrate(game, before, seat, action, after, names))
-    name = names[seat] if 0 <= seat < len(names) else game.seat_name(seat)
-    return (f"{name}: {plugins.action_label(game.name, action)}",)
+    return (f"{player_name(game, names, seat)}: {plugins.action_label(game.name, action)}",)
+
+
+def player_name(game: Game, names: list[str] | tuple[str, ...], seat: int) -> str:
+    """A seat's player by name, or as the engine names a seat past the table's names."""
+    return names[seat] if 0 <= seat < len(names) else game.seat_name(seat)
+
+
+def agreed_end_words(game: Game, after: Any, names: list[str]) -> tuple[str, ...]:
+    """The log's line for the end by agreement, with who won (one line: an undo's notice quotes it)."""
+    result = game.result(after)
+    said = "The host ended the game, as everyone agreed: it is scored as it stands"
+    winners = [player_name(game, names, s) for s in result.winners]
+    if winners:
+        best = max(s.total for s in result.scores)
+        who = winners[0] if len(winners) == 1 else ", ".join(winners[:-1]) + " and " + winners[-1]
+        said += f"; {who} {'wins' if len(winners) == 1 else 'share the win'} with {best} points"
+    return (said + ".",)
 
 
 def lines_of(log: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:

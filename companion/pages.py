@@ -23,11 +23,11 @@ from flask import Blueprint, Response, current_app, g, make_response, redirect, 
 from markupsafe import Markup
 
 from companion import live, plugins
-from companion.qr import qr_svg
 from companion.caller import Caller, again, by_cookies
 from companion.errors import BIGINT_LIMIT, REFUSALS, BadInput, Conflict, Forbidden, NotFound, status_of
 from companion.lobby import clean_code
 from companion.paper import links as paper_links
+from companion.qr import qr_svg
 from companion.security import host_cookie, rate_limit, seat_cookie, set_token_cookie
 from companion.snapshot import Snapshot
 from companion.web import get_referee, public_base_url, tidy
@@ -367,8 +367,6 @@ def qr(code: str) -> Response:
 def qr_inline(code: str) -> Markup:
     """The join QR code as inline SVG (segno's own markup, no user text in it)."""
     return qr_svg(_join_url(code), 6)
-
-
 
 
 @bp.app_context_processor

@@ -392,5 +392,6 @@ class Referee(LobbyRules, TakeBacks):
         lines = entry.log[-1] if entry.log else ()
         return lines[0] if lines else "the last move"
 
+
 class _Moved(Exception):
     """The table changed between reading its row and its log: read again."""

@@ -172,7 +172,8 @@
   document.addEventListener("htmx:sseError", function (evt) {
     lost();
     var source = evt.detail && evt.detail.source;
-    if (++streamErrors >= 2 || (source && source.readyState === 2 && streamErrors >= 1 && !source.__opened)) poll();
+    // a stream refused (429) is closed before it ever opened: poll at once
+    if (++streamErrors >= 2 || (source && source.readyState === 2 && !source.__watched)) poll();
   });
   document.addEventListener("htmx:sseOpen", function (evt) {
     streamErrors = 0;
@@ -181,7 +182,7 @@
     if (polling) { window.clearInterval(polling); polling = null; }   // the stream is back: it brings the changes
     var source = evt.detail && evt.detail.source;
     if (source && !source.__watched) {
-      source.__watched = source.__opened = true;
+      source.__watched = true;   // opened, and listened to
       source.addEventListener("heartbeat", beat);
       source.addEventListener("change", beat);
     }

@@ -142,7 +142,14 @@ def _shown(game: Game, state: Any, seat: int, action: dict[str, Any],
 
 def _generator(game: Game, state: Any) -> Any:
     """The game's random generator as its state keeps it; a game that keeps
-    none under ``rng`` leaves rule 3 (resampling, which redraws it) to tell."""
+    none under ``rng`` leaves rule 3 (resampling, which redraws it) to tell.
+    Read from the state's own ``rng`` field when it has one (the engine
+    contract keeps the generator's state in the game state, and writes it
+    out as ``to_dict(state)["rng"]``): writing the whole state out to read
+    one number was a third of the check, made for every seat at every version."""
+    value = getattr(state, "rng", None)
+    if isinstance(value, int):
+        return value
     return game.to_dict(state).get("rng")
 
 

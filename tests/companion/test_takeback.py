@@ -270,3 +270,27 @@ def test_a_move_that_drew_a_hidden_card_cannot_be_taken_back() -> None:
     assert takeback.judge(game, start, 0, {"type": "mark"}, [(1, {"type": "mark"})], names) is None
     assert takeback.judge(game, start, 0, {"type": "mark"}, [(1, {"type": "draw"})], names) == (
         "You cannot take that back: something hidden has been shown since.")
+
+
+@pytest.mark.parametrize("name", sorted(registry.names()))
+def test_the_generator_read_from_the_state_is_the_one_its_dict_writes(name: str) -> None:
+    # The check reads the state's own rng field rather than writing the whole
+    # state out: both must be the same number, through a game where dice roll.
+    import random
+
+    from engine.core import RulesError
+    from labkit.cardsets import new_game
+
+    game = new_game(registry.find(name))
+    state = game.setup(game.min_players if game.min_players > 1 else 2, 11)
+    pick = random.Random(3)
+    for _ in range(60):
+        assert takeback._generator(game, state) == game.to_dict(state)["rng"]
+        seats = game.to_move(state)
+        if game.is_over(state) or not seats:
+            break
+        seat = pick.choice(seats)
+        try:
+            state = game.apply(state, seat, pick.choice(game.actions(state, seat)))
+        except RulesError:
+            continue

@@ -123,6 +123,17 @@ class SetupOption:
         raise ValueError(f"{self.label}: choose one of {', '.join(w for _, w in self.choices)}.")
 
 
+def margin(values: "list[float] | tuple[float, ...]", seat: int) -> float:
+    """``seat``'s value less the best of the others' (alone: its own value):
+    what an evaluation measures, so that a bot plays to win, not only to score.
+
+    >>> margin([12, 9, 15], 0), margin([12, 9, 15], 2), margin([7], 0)
+    (-3.0, 3.0, 7.0)
+    """
+    others = [v for i, v in enumerate(values) if i != seat]
+    return float(values[seat] - max(others)) if others else float(values[seat])
+
+
 S = TypeVar("S")
 
 
@@ -180,11 +191,43 @@ class Game(abc.ABC, Generic[S]):
         The conformance suite checks ``view(state, seat) ==
         view(resample_hidden(state, seat, s), seat)``, so a view that leaks a
         secret fails a test (OpenSpiel's resampling from an information state).
+
+        The result depends on what ``seat`` sees and on ``seed`` only, never
+        on the hidden parts it replaces: draw them afresh from a fixed order
+        (a deck sorted before it is shuffled), so that resampling a
+        resampled state with the same seed gives the same state. The bots
+        (:mod:`engine.bots`) plan over such states; this is what makes their
+        choices the same whatever is hidden (``tests/engine/bots``).
         """
 
     def check(self, state: S) -> None:
         """Raise :class:`InvalidState` if the state breaks an invariant the
         rules keep (every die and card accounted for, ...). Tests call it."""
+
+    # --- what the bots ask (engine.bots); optional ----------------------------
+    def evaluate(self, state: S, seat: int) -> float:
+        """How well ``seat`` stands in ``state``, in the game's own points,
+        relative to the other seats: above 0 ahead, below 0 behind (alone at
+        a table: its own points). The bots' greedy level picks the action
+        that scores best by it one step ahead, and the planner cuts its
+        rollouts short with it, so a game that overrides it gets stronger
+        bots: the points its score boxes would give now plus what is in
+        reach (see ``docs/design/adding-a-game.md``).
+
+        The bots call it on determinised states only (``resample_hidden``),
+        so it may read the whole state it is given. The default knows
+        nothing before the end: the final margin once the game is over
+        (:func:`margin` of the totals), else 0."""
+        if not self.is_over(state):
+            return 0.0
+        return margin([s.total for s in self.result(state).scores], seat)
+
+    def proposals(self, state: S, seat: int) -> list[Action]:
+        """The actions a bot weighs (greedy scores each, the planner searches
+        them): by default every action of :meth:`actions`. A game whose list
+        is long may offer fewer, always among the legal ones and never chosen
+        from what ``seat`` may not see."""
+        return self.actions(state, seat)
 
     # --- what a table may do beyond the rules -----------------------------
     def end_by_agreement(self, state: S) -> S:

@@ -22,6 +22,7 @@ from pydantic import ConfigDict
 
 from engine.data import CardFiles, DataError, Model, Problem, parse_yaml
 from engine.descriptor import GameDescriptor
+from labkit import registry
 
 MANIFEST = "game.yaml"
 
@@ -122,6 +123,19 @@ def new_game(game: GameDescriptor, folder: Path | None = None) -> Game:
     """The game's rules bound to a card set (default: the rulebook's), made
     once per card set: the rules work out their lookups from the cards."""
     return cardset(game, folder).play
+
+
+@dataclass(frozen=True)
+class NamedGame:
+    """A registered game by name, as a picklable factory: a worker process
+    (a pool's, a cluster's) builds the rules itself, once, instead of being
+    sent them (``engine.bots.arena.play_many``)."""
+
+    name: str
+    folder: Path | None = None
+
+    def __call__(self) -> Game:
+        return new_game(registry.find(self.name), self.folder)
 
 
 class _Which(Model):

@@ -1,6 +1,6 @@
 """``labkit``: list the games, build the print-and-play set, check card
-data, run a game's paper tools (score a sheet, check a reaction), serve the
-table companion. Every game comes from the registry (:mod:`labkit.registry`);
+data, run a game's paper tools (score a sheet, check a reaction), play
+bot-only games, serve the table companion. Every game comes from the registry (:mod:`labkit.registry`);
 nothing here names one.
 
 Every failure a person can cause (an unknown game, a broken data file, a
@@ -217,6 +217,61 @@ def _paper_command(verb: str) -> click.Command:
 
 for _verb in dict.fromkeys(t.verb for g in registry.games().values() for t in g.paper):
     main.add_command(_paper_command(_verb))
+
+
+def _levels(ctx, param, value: str) -> list[str]:
+    from engine.bots import LEVELS
+
+    levels = [v.strip() for v in value.split(",") if v.strip()]
+    unknown = [v for v in levels if v not in LEVELS]
+    if not levels or unknown:
+        raise click.BadParameter(f"name bot levels among {', '.join(LEVELS)}, comma-separated"
+                                 + (f" ({unknown[0]!r} is none)" if unknown else ""))
+    return levels
+
+
+@main.command("play")
+@click.argument("game", type=click.Choice(registry.names()))
+@click.option("--bots", "levels", default="random,greedy", show_default=True, callback=_levels,
+              help="A bot level per seat (random, greedy, planner), repeated round the table to fill it; "
+                   "the levels move one seat on each game.")
+@click.option("--games", type=click.IntRange(1, 1_000_000), default=10, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True, help="The first game's seed (then seed + 1, ...).")
+@click.option("--players", type=int, default=None, help="Seats at the table (default: one per bot listed).")
+@click.option("--budget", "iterations", type=click.IntRange(1, 100_000), default=None,
+              help="The planner's futures searched per decision (deterministic).")
+@click.option("--seconds", type=click.FloatRange(0.001, 600), default=None,
+              help="The planner's time cap per decision, on top of --budget (moves then depend on the machine).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+              help="A setup option of the game (repeatable), e.g. --option first_game=on.")
+@click.option("--processes", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Worker processes playing games side by side.")
+def play_bots(game: str, levels: list[str], games: int, seed: int, players: int | None, iterations: int | None,
+              seconds: float | None, options: tuple[str, ...], processes: int) -> None:
+    """Play bot-only games of GAME and print who won, by level and by seat,
+    the scores and the games' length."""
+    from engine.bots import Budget
+    from engine.core import RulesError
+    from labkit import bots
+    from labkit.cardsets import new_game
+
+    desc = registry.find(game)
+    players = players or len(levels)
+    if not desc.min_players <= players <= desc.max_players:
+        _fail(f"{desc.title} is for {desc.min_players} to {desc.max_players} players, not {players}")
+    budget = Budget(**{k: v for k, v in (("iterations", iterations), ("seconds", seconds)) if v is not None})
+    try:
+        setup = bots.read_options(new_game(desc), options, players)
+        new_game(desc).setup(players, seed, setup)
+    except (ValueError, RulesError) as exc:
+        _fail(str(exc))
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True) as progress:
+        task = progress.add_task(f"{desc.title}: bot games", total=games)
+        records = bots.play(game, players, levels, games, seed, setup, budget, processes,
+                            progress=lambda record: progress.advance(task))
+    for table in bots.tables(desc.title, records, players):
+        console.print(table)
 
 
 def _limits(ctx, param, values: tuple[str, ...]) -> dict | None:

@@ -19,6 +19,7 @@ from typing import Any, Mapping
 from engine.compounded import discover, fires, lab, reactions, research, study, tools  # noqa: F401  (they register their steps)
 from engine.compounded.cards import CompoundedCards
 from engine.compounded.flow import Rules
+from engine.compounded.evaluate import evaluate
 from engine.compounded.invariants import check
 from engine.compounded.schema import state_from_dict
 from engine.compounded.scoring import LINES
@@ -110,10 +111,16 @@ class Compounded(Game[State]):
     def resample_hidden(self, state: State, seat: int | None, seed: int) -> State:
         rng = Rng(seed)
         out = state.copy()
+        out.deck, out.lab_partner_deck = sorted(out.deck), sorted(out.lab_partner_deck)  # from a fixed order
         rng.shuffle(out.deck)
         rng.shuffle(out.lab_partner_deck)
         out.rng = rng.next64()
         return out
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """The score track plus what is in reach, against the best other
+        scientist (:mod:`engine.compounded.evaluate`)."""
+        return evaluate(self.rules, state, seat)
 
     def check(self, state: State) -> None:
         if not isinstance(state, State):

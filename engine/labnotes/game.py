@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from engine.core import Action, Game, InvalidState, Result, SetupOption
-from engine.labnotes import invariants
+from engine.labnotes import evaluate, invariants, proposals
 from engine.labnotes.cards import LabNotesData
 from engine.labnotes.rules import Rules
 from engine.labnotes.scoring import seat_score
@@ -102,9 +102,20 @@ class LabNotes(Game[State]):
     def resample_hidden(self, state: State, seat: int | None, seed: int) -> State:
         rng = Rng(seed)
         out = state.copy()
+        out.deck = sorted(out.deck)  # from a fixed order: the result tells nothing of the true one
         rng.shuffle(out.deck)
         out.rng = rng.next64()
         return out
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """The sheet's score boxes now plus what is in reach, against the best
+        other sheet (:mod:`engine.labnotes.evaluate`)."""
+        final = [s.total for s in self.result(state).scores] if self.is_over(state) else None
+        return evaluate.evaluate(self.rules, state, seat, final)
+
+    def proposals(self, state: State, seat: int) -> list[Action]:
+        """The spaces worth weighing for a notate or a burn, and every other action."""
+        return proposals.proposals(self.rules, state, seat)
 
     def check(self, state: State) -> None:
         if not isinstance(state, State):

@@ -47,7 +47,7 @@ from typing import Any, Mapping
 
 from engine.core import Action, Game, IllegalAction, InvalidState, Result
 from engine.molecules import Layout
-from engine.organicsoup import building, drawing, ending, invariants, offers, reactions, turn
+from engine.organicsoup import building, drawing, ending, evaluate, invariants, offers, reactions, turn
 from engine.organicsoup.cards import OrganicSoupCards, Recipe
 from engine.organicsoup.setup import MAX_PLAYERS, MIN_PLAYERS, setup
 from engine.organicsoup.state import HAND_LEVELS, State, state_from_dict, state_to_dict
@@ -158,16 +158,17 @@ class OrganicSoup(Game[State]):
         """Deck orders, the generator and the other hands drawn afresh: each
         hidden hand card is dealt again from the cards of its level that
         ``seat`` cannot see (the deck and the other hidden hands of that
-        level), so every hand keeps its levels."""
+        level), so every hand keeps its levels. Each is shuffled from a fixed order
+        (sorted), so the result depends on what ``seat`` sees only."""
         rng = Rng(seed)
         s = state.copy()
-        atoms = list(s.atoms)
+        atoms = sorted(s.atoms)
         rng.shuffle(atoms)
         s.atoms = "".join(atoms)
         for level in HAND_LEVELS:
             slots = [(i, r) for i, other in enumerate(s.seats) if i != seat for r in other.hand
                      if self.cards.recipe(r).level == level and not (other.shown and r == s.dealt[i])]
-            unseen = s.decks[level] + [r for _, r in slots]
+            unseen = sorted(s.decks[level] + [r for _, r in slots])
             rng.shuffle(unseen)
             for (i, old), new in zip(slots, unseen):
                 hand = s.seats[i].hand
@@ -175,6 +176,11 @@ class OrganicSoup(Game[State]):
             s.decks[level] = unseen[len(slots):]
         s.rng = rng.next64()
         return s
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """Recipes by level plus what is in reach, against the best other
+        player (:mod:`engine.organicsoup.evaluate`)."""
+        return evaluate.evaluate(self.cards, state, seat)
 
     def check(self, state: State) -> None:
         if not isinstance(state, State):

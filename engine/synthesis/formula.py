@@ -30,11 +30,21 @@ from being all one colour.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.synthesis.layout import COPY, Layout
 from engine.synthesis.state import UNDRAWN, Molecule, Pending, Seat
 
 LINE = "line"
 """The shape of a free bond: one line (Free Bonds)."""
+
+
+@lru_cache(maxsize=4096)
+def drawn_mask(lines: str) -> int:
+    """Edge mask of the drawn lines of a seat's ``lines``: asked again and
+    again of the same board (every legal bond, every action a bot weighs),
+    so worked out once per drawing."""
+    return int("".join("0" if ch == UNDRAWN else "1" for ch in reversed(lines)), 2) if lines else 0
 
 
 class Formula:
@@ -56,7 +66,7 @@ class Formula:
 
     def drawn(self, lines: str) -> int:
         """Edge mask of the lines the player has drawn."""
-        return int("".join("0" if ch == UNDRAWN else "1" for ch in reversed(lines)), 2) if lines else 0
+        return drawn_mask(lines)
 
     def occupied(self, lines: str) -> int:
         """Lines nothing may be drawn over (Rules for Synthesis 6)."""

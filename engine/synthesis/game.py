@@ -31,7 +31,7 @@ from typing import Any, Mapping
 
 from engine.core import Action, Game, InvalidState, Result, SeatScore, SetupOption
 from engine.rng import Rng
-from engine.synthesis import invariants
+from engine.synthesis import evaluate, invariants, proposals
 from engine.synthesis.cards import SynthesisCards
 from engine.synthesis.figures import bond_figure, disc_figure, group_figure, table_figure
 from engine.synthesis.layout import geometry
@@ -142,6 +142,15 @@ class Synthesis(Game[State]):
         out = state.copy()
         out.rng = Rng(seed).next64()
         return out
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """The score formula now plus what is in reach, against the best
+        other board (:mod:`engine.synthesis.evaluate`)."""
+        return evaluate.evaluate(self, state, seat)
+
+    def proposals(self, state: State, seat: int) -> list[Action]:
+        """The drawings that close or near-close the most, and every other action."""
+        return proposals.proposals(self.rules, state, seat)
 
     def check(self, state: State) -> None:
         if not isinstance(state, State):

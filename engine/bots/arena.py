@@ -1,0 +1,178 @@
+"""Bot-only games: :func:`play` one, :func:`play_many` for a report.
+
+Everything that goes in or comes out is plain data (a :class:`Match`, a
+:class:`GameRecord`), and a game is named by a picklable factory (a
+function, or ``labkit.cardsets.NamedGame``), so the same call runs in this
+process, in a process pool (``map=pool.imap``) or on a Dask cluster
+(``map=lambda f, xs: client.gather(client.map(f, xs))``).
+
+A bot game is a function of its match: the arena's own choices (which of
+several free seats acts next) come from the seed's stream, the bots' from
+their decisions' streams, so :meth:`engine.core.Game.replay` of the record's
+log rebuilds its final state exactly.
+
+>>> from engine.bots.examples import Nim
+>>> record = play(Nim(), Match(2, ("random", "greedy"), seed=1))
+>>> record.winners, record.length, record.stopped
+((1,), 4, None)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, Callable, Iterable, Mapping
+
+from engine.bots.bot import LEVELS, choose
+from engine.bots.levels import Budget, Clock
+from engine.bots.stream import arena_rng, decision_rng
+from engine.core import Action, Game
+
+MAX_ACTIONS = 20_000
+"""A bound of the arena, not a rule of any game: a bot game of a game that
+its rules always end, still going after this many actions, is a bug and
+raises. A game that may go on for ever ends by agreement here instead."""
+QUIET_ACTIONS = 600
+"""A bound of the arena, not a rule of any game, for the games whose rules
+can let them go on for ever (those that offer
+:meth:`~engine.core.Game.end_by_agreement`): after this many actions in a
+row in which nobody's score moved, the bots agree to stop, as a table
+would, and the record says so (:attr:`GameRecord.stopped`). Bot games that
+end by their rules stay well below it (``make bench`` prints the longest
+quiet run it saw)."""
+
+
+@dataclass(frozen=True)
+class Match:
+    """One bot game to play: the level of each seat, the seed, the options."""
+
+    players: int
+    levels: tuple[str, ...]
+    seed: int
+    options: Mapping[str, Any] | None = None
+    budget: Budget = field(default_factory=Budget)
+
+    def __post_init__(self) -> None:
+        if len(self.levels) != self.players:
+            raise ValueError(f"{self.players} players need {self.players} bot levels, not {len(self.levels)}")
+        unknown = [lv for lv in self.levels if lv not in LEVELS]
+        if unknown:
+            raise ValueError(f"unknown bot level {unknown[0]!r} (known: {', '.join(LEVELS)})")
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """What a bot game did and how it ended, as plain data."""
+
+    match: Match
+    log: tuple[tuple[int, Action], ...]
+    """``(seat, action)`` in order: ``game.replay`` rebuilds the game from it."""
+    result: dict[str, Any]
+    """:meth:`engine.core.Result.to_dict` of the final state."""
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+    """Each seat's total."""
+    final: dict[str, Any]
+    """``game.to_dict`` of the final state."""
+    times: tuple[tuple[int, float], ...] = ()
+    """``(seat, seconds)`` of each decision that had a choice (more than one
+    action to weigh); empty when no clock was lent."""
+    stopped: str | None = None
+    """Why the arena ended the game by agreement (``None``: its rules ended it)."""
+    quiet: int = 0
+    """The longest run of actions in which no score moved."""
+
+    @property
+    def length(self) -> int:
+        return len(self.log)
+
+    def levels_of(self, seats: Iterable[int]) -> list[str]:
+        return [self.match.levels[s] for s in seats]
+
+
+def _totals(game: Game, state) -> tuple[int, ...]:
+    return tuple(s.total for s in game.result(state).scores)
+
+
+def play(game: Game, match: Match, clock: Clock | None = None,
+         watch: Callable[[Any], None] | None = None) -> GameRecord:
+    """Play ``match`` to its end. ``clock`` (e.g. ``time.perf_counter``)
+    times each decision; ``watch`` sees every state, the first included
+    (a test's ``game.check``)."""
+    state = game.setup(match.players, match.seed, match.options)
+    order = arena_rng(match.seed)
+    decisions = [0] * match.players
+    log: list[tuple[int, Action]] = []
+    times: list[tuple[int, float]] = []
+    agreeable = game.ends_by_agreement
+    scores = _totals(game, state) if agreeable else ()
+    quiet = longest = 0
+    stopped = None
+    if watch:
+        watch(state)
+    while not game.is_over(state):
+        if len(log) >= MAX_ACTIONS:
+            if not agreeable:
+                raise RuntimeError(f"a bot game of {game.title} did not end in {MAX_ACTIONS} actions")
+            stopped = f"stopped by the arena after {MAX_ACTIONS} actions (a bound of the arena, not a rule)"
+            state = game.end_by_agreement(state)
+            break
+        movers = game.to_move(state)
+        seat = movers[order.below(len(movers))] if len(movers) > 1 else movers[0]
+        rng = decision_rng(match.seed, seat, decisions[seat])
+        decisions[seat] += 1
+        start = clock() if clock is not None else 0.0
+        action = choose(game, state, seat, match.levels[seat], rng, match.budget, clock)
+        if clock is not None and len(game.actions(state, seat)) > 1:
+            times.append((seat, clock() - start))
+        state = game.apply(state, seat, action)
+        log.append((seat, action))
+        if watch:
+            watch(state)
+        if agreeable and not game.is_over(state):
+            now = _totals(game, state)
+            quiet = 0 if now != scores else quiet + 1
+            scores, longest = now, max(longest, quiet)
+            if quiet >= QUIET_ACTIONS:
+                stopped = (f"stopped by the arena after {quiet} actions in a row with no score moving "
+                           "(a bound of the arena, not a rule): the bots agreed to end it")
+                state = game.end_by_agreement(state)
+                if watch:
+                    watch(state)
+    result = game.result(state)
+    return GameRecord(match=match, log=tuple(log), result=result.to_dict(), winners=tuple(result.winners),
+                      scores=tuple(s.total for s in result.scores), final=game.to_dict(state), times=tuple(times),
+                      stopped=stopped, quiet=longest)
+
+
+def run_match(make_game: Callable[[], Game], match: Match, clock: Clock | None = None) -> GameRecord:
+    """One match with the game built by ``make_game`` in this process: the
+    unit of work a pool or a cluster is handed (everything in it pickles)."""
+    return play(make_game(), match, clock)
+
+
+def play_many(make_game: Callable[[], Game], matches: Iterable[Match], clock: Clock | None = None,
+              map: Callable = map, progress: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
+    """Every match, through ``map`` (the built-in one, ``pool.imap``,
+    ``executor.map``...), in the order given; ``progress`` sees each record
+    as it comes back."""
+    out = []
+    for record in map(partial(run_match, make_game, clock=clock), list(matches)):
+        out.append(record)
+        if progress:
+            progress(record)
+    return out
+
+
+def rotations(players: int, levels: Iterable[str], games: int, seed: int, options: Mapping[str, Any] | None = None,
+              budget: Budget | None = None) -> list[Match]:
+    """``games`` matches in which the listed levels (repeated round the
+    table to fill it) move one seat on each game, so that every level sits
+    in every seat as often: a report then tells a level's strength from the
+    first player's advantage. Seeds are ``seed``, ``seed + 1``..."""
+    listed = list(levels)
+    if not listed:
+        raise ValueError("name at least one bot level")
+    seated = [listed[i % len(listed)] for i in range(players)]
+    return [Match(players, tuple(seated[(s - k) % players] for s in range(players)), seed + k, options,
+                  budget or Budget()) for k in range(games)]

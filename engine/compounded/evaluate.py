@@ -1,0 +1,79 @@
+"""How well a scientist stands, for the bots (:meth:`engine.core.Game.evaluate`).
+
+A scientist is worth the score track now plus what is in reach:
+
+* a completed compound they claim (or completed unclaimed) scores at the
+  next Lab phase: its points, less 2 a flame token, once per claim token;
+* a claimed compound still open is worth its share of the points by the
+  elements on it, and never less than the end game gives for it ("1 point
+  for each element on them");
+* an element on the Workbench is half a point at the end ("1 point for
+  every 2 elements"), and more while a claimed compound still needs it;
+* an experiment level does more in every later round (more draws, claims,
+  placements, room): worth less as the end score comes near;
+* a filled tool, a little.
+
+The scientist's worth less the best of the others' (:func:`engine.core.margin`).
+Once the game is over the score track says it all.
+
+>>> from tests.engine.compounded.helpers import GAME
+>>> s = GAME.setup(2, seed=1)
+>>> [round(worth(GAME.rules, s, seat), 1) for seat in (0, 1)], GAME.evaluate(s, 0)
+([2.5, 2.5], 0.0)
+"""
+
+from __future__ import annotations
+
+from engine.compounded.flow import Rules
+from engine.compounded.lab import FLAME_PENALTY
+from engine.compounded.state import State, cell_of, total
+from engine.core import margin
+
+CLAIMED = 0.7
+"""A claimed open compound: this share of its points, scaled by how full it is."""
+NEEDED = 0.5
+"""An element on the Workbench that a claimed open compound still needs: this much on top of its end value."""
+LEVEL = 2.0
+"""An experiment level at the start of the game (none by the end score)."""
+TOOL = 1.0
+"""A filled tool."""
+
+
+def worth(r: Rules, s: State, seat: int) -> float:
+    sc = s.scientists[seat]
+    progress = min(1.0, max(o.score for o in s.scientists) / r.end_at[s.players])
+    value = float(sc.score)
+    needs: dict[str, int] = {}
+    claimed: dict[int, int] = {}  # as Rules.claimants counts them: claim tokens, then completion marks
+    for t in sc.tokens:
+        at = cell_of(t)
+        if at is not None:
+            claimed[at] = claimed.get(at, 0) + 1
+    for i, cell in enumerate(s.grid):
+        if seat in cell.marks:
+            claimed[i] = claimed.get(i, 0) + cell.marks.count(seat)
+    for i, claims in claimed.items():
+        cell = s.grid[i]
+        card = r.compound(cell.card)
+        if card is None:
+            continue
+        points = max(0, card.points - FLAME_PENALTY * cell.flames) * claims
+        if cell.complete:
+            value += points
+            continue
+        on = total(cell.elements)
+        value += max(float(on), CLAIMED * points * on / card.size)
+        for e, n in r.missing(cell).items():
+            needs[e] = needs.get(e, 0) + n
+    bench = sc.bench
+    value += total(bench) / 2 + NEEDED * sum(min(n, needs.get(e, 0)) for e, n in bench.items())
+    value += LEVEL * (1.0 - progress) * sum(sc.tracks)
+    value += TOOL * sum(1 for filled in sc.tools.values() if filled)
+    return value
+
+
+def evaluate(r: Rules, s: State, seat: int) -> float:
+    """``seat``'s worth against the best other's (the score track alone once it is over)."""
+    if s.over is not None:
+        return margin([o.score for o in s.scientists], seat)
+    return margin([worth(r, s, i) for i in range(s.players)], seat)

@@ -1,0 +1,132 @@
+"""How well a player stands, for the bots (:meth:`engine.core.Game.evaluate`).
+
+A board is worth its score formula now plus what is in reach. Mid-game the
+formula is estimated (:func:`estimate`): the exact best linking of the volume
+table is a search of milliseconds, too slow to run for every action a bot
+weighs, so each group of same-coloured adjacent cells counts as one chain
+(a group that branches scores a little more than its best linking) and the
+Molecular Chain card waits for the end. Then:
+
+* a hexagon with most of its six lines present is a molecule in the
+  making: one line short, a free bond or the next bond closes it;
+* a molecule in the volume table is a link of chains to come and a cell
+  of a row or column to complete, beyond what it scores now;
+* a free bond still to draw, and an active molecule's bond still offered,
+  are lines in hand.
+
+Boards never touch: the worth less the best other board's
+(:func:`engine.core.margin`) changes with the seat's own drawing only, and
+alone it is the board's own worth. A solo mode is won or lost by its goals
+(Solo Modes), so there the formula is the exact one, goal cards and all,
+and each goal already met is worth :data:`GOAL` (a solo game over, its
+score and :data:`SOLO_WON` more if it was won): one board, asked less often.
+
+>>> from engine.synthesis.examples import example_cards
+>>> from engine.synthesis.game import Synthesis
+>>> game = Synthesis(example_cards())
+>>> s = game.setup(2, seed=7, options={"first_game": True})
+>>> worth(game, s, 0), game.evaluate(s, 0)
+(0.0, 0.0)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from engine.core import margin
+from engine.synthesis.chains import chain_points
+from engine.synthesis.patterns import RULES, Board
+from engine.synthesis.scoring import elemental_points
+from engine.synthesis.formula import Formula
+from engine.synthesis.state import Molecule, Pending, Seat, State
+
+if TYPE_CHECKING:
+    from engine.synthesis.game import Synthesis
+
+NEAR = {5: 1.5, 4: 0.6, 3: 0.2}
+"""A hexagon not yet closed, by how many of its six lines are present."""
+IN_TABLE = 2.0
+"""A molecule recorded in the volume table, beyond its points now (more
+than a hexagon one line short, so a bot closes one when it can)."""
+FREE = 2.5
+"""A free bond or an active molecule's bond still to draw."""
+SOLO_WON = 30.0
+"""A solo game whose goals were met, beyond its points."""
+GOAL = 10.0
+"""A solo goal met so far (a Project's chains, its elemental molecules, a goal card's threshold)."""
+
+
+def worth(game: "Synthesis", state: State, seat: int) -> float:
+    """One board's worth (see above)."""
+    s = state.seats[seat]
+    value = _worth(game, state.side, state.pattern_card, s.board, s.lines, s.molecules, s.free_used, s.pending)
+    if state.mode == "standard":
+        return value + _estimate(game, state.side, state.pattern_card, s.board, s.molecules)
+    scored = game.seat_scored(state, seat)
+    return value + scored.total + GOAL * sum(g["met"] for g in scored.details["solo"]["goals"])
+
+
+@lru_cache(maxsize=4096)
+def _worth(game: "Synthesis", side: str, pattern: str | None, board: str, lines: str,
+           molecules: tuple[Molecule, ...], free_used: int, pending: tuple[Pending, ...]) -> float:
+    """What is in reach on a board, from what it depends on: a bot weighing
+    its own actions asks it again and again of the other boards, which do
+    not change."""
+    f = game.rules.formulas[(board, side)]
+    s = Seat(board, 0, lines, molecules, free_used, 0, pending)
+    value = 0.0
+    present = f.occupied(lines)
+    closed = {m.hexagon for m in molecules}
+    start = f.layout.start
+    for h, mask in enumerate(f.lattice.hex_mask):
+        if h != start and h not in closed:
+            value += NEAR.get((mask & present).bit_count(), 0.0)
+    value += IN_TABLE * sum(1 for m in molecules if m.row is not None)
+    value += FREE * (f.free_left(s) + sum(1 for p in pending if p.kind == "active"))
+    return value
+
+
+@lru_cache(maxsize=4096)
+def _estimate(game: "Synthesis", side: str, pattern: str | None, board: str, molecules: tuple[Molecule, ...]) -> float:
+    return estimate(game, game.rules.formulas[(board, side)], Seat(board, 0, "", molecules), pattern)
+
+
+def estimate(game: "Synthesis", f: Formula, s: Seat, pattern: str | None) -> float:
+    """The score formula of seat ``s`` on formula ``f``, the chains counted
+    by groups and the Chain card left out (see above)."""
+    cards = game.cards
+    columns = f.columns(s)
+    table = f.layout.table
+    colour = table.colours(columns)
+    points = elemental_points(cards.rules, {k: len(v) for k, v in f.boxes(s).items()})
+    points += cards.rules.line_points * (len(table.complete_rows(columns)) + len(table.complete_cols(columns)))
+    seen: set = set()
+    for cell, c in colour.items():
+        if cell in seen or not c:
+            continue
+        group, todo = 0, [cell]
+        seen.add(cell)
+        while todo:
+            r, k = todo.pop()
+            group += 1
+            for n in ((r + 1, k), (r - 1, k), (r, k + 1), (r, k - 1)):
+                if n not in seen and colour.get(n) == c:
+                    seen.add(n)
+                    todo.append(n)
+        points += chain_points(group, cards.points)
+    if pattern:
+        card = cards.patterns[pattern]
+        board = Board(f.lattice, f.layout.start, f.layout.elemental,
+                      {m.hexagon: (m.colour, None if m.elemental else m.volume) for m in s.molecules})
+        points += min(RULES[card.row.rule](board, card.row.points, card.group)[0], card.row.maximum)
+    return float(points)
+
+
+def evaluate(game: "Synthesis", state: State, seat: int) -> float:
+    """``seat``'s board against the best other's."""
+    if state.phase == "over":
+        scored = [game.seat_scored(state, i) for i in range(state.players)]
+        won = SOLO_WON if state.players == 1 and scored[0].won else 0.0
+        return margin([sc.total for sc in scored], seat) + won
+    return margin([worth(game, state, i) for i in range(state.players)], seat)

@@ -10,7 +10,8 @@ the game's solo modes (the choices of its setup option ``mode``, if it has
 one), and "wins" means the solo game was won. A shared win counts as half.
 Each pairing plays until its 95% interval (Wilson) is within
 ``LABKIT_BENCH_BOT_CI`` (default 0.05: plus or minus 5 points) or its time
-is up (``LABKIT_BENCH_BOT_SECONDS`` per pairing, default 90), and prints the
+is up (``LABKIT_BENCH_BOT_SECONDS`` per pairing, default 60; at least
+``LABKIT_BENCH_BOT_MIN_GAMES`` games, default one per process), and prints the
 interval it reached. The goals (greedy wins 80% of 2-player games against
 random, the planner 60% against greedy with a higher mean score, the
 planner's p95 decision within 1 s) are checked and any miss said plainly.
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 
 from rich.console import Console
@@ -33,17 +34,17 @@ from rich.table import Table
 
 from bench.engine_bench import games
 from engine.bots import LEVELS, Budget
-from engine.bots.arena import GameRecord, Match, play_many, rotations
+from engine.bots.arena import GameRecord, Match, play_many, rotation, run_match
 from engine.bots.report import Tally, tally
 from labkit.cardsets import NamedGame, new_game
 
 CI = float(os.environ.get("LABKIT_BENCH_BOT_CI", "0.05"))
-SECONDS = float(os.environ.get("LABKIT_BENCH_BOT_SECONDS", "90"))
+SECONDS = float(os.environ.get("LABKIT_BENCH_BOT_SECONDS", "60"))
 RATE_SECONDS = float(os.environ.get("LABKIT_BENCH_BOT_RATE_SECONDS", "10"))
 PROCESSES = int(os.environ.get("LABKIT_BENCH_BOT_PROCESSES", "0")) or os.cpu_count() or 1
 BUDGET = Budget(**({"iterations": int(os.environ["LABKIT_BENCH_BOT_ITERATIONS"])}
                    if os.environ.get("LABKIT_BENCH_BOT_ITERATIONS") else {}))
-MIN_GAMES = 10
+MIN_GAMES = int(os.environ.get("LABKIT_BENCH_BOT_MIN_GAMES", "0")) or PROCESSES
 MAX_GAMES = 2000
 PAIRS = (("greedy", "random"), ("planner", "greedy"))
 GOALS = {("greedy", "random"): 0.80, ("planner", "greedy"): 0.60}
@@ -77,17 +78,32 @@ def solo_modes(game) -> list[tuple[str, dict | None]]:
 
 
 def ladder(pool, factory, players: int, levels: tuple[str, ...], options: dict | None, what: str) -> Rung:
-    """Games of ``levels`` until the first level's interval is narrow enough or time is up."""
+    """Games of ``levels``, as many at once as there are processes, until
+    the first level's interval is narrow enough or the time is up (the games
+    still running then are waited for and counted)."""
     records: list[GameRecord] = []
+    running: set = set()
     start = time.perf_counter()
-    batch = -(-max(2, 2 * PROCESSES) // players) * players  # whole turns of the table: every seat as often
-    while len(records) < MAX_GAMES:
-        matches = rotations(players, levels, batch, len(records), options, BUDGET)
-        records += play_many(factory, matches, clock=time.perf_counter, map=pool.map)
-        t = tally(records)
-        _, low, high = t.win_rate(levels[0])
-        if len(records) >= MIN_GAMES and ((high - low) / 2 <= CI or time.perf_counter() - start >= SECONDS):
+    played = 0
+
+    def enough() -> bool:
+        if len(records) >= MAX_GAMES:
+            return True
+        if len(records) < MIN_GAMES:
+            return False
+        _, low, high = tally(records).win_rate(levels[0])
+        return (high - low) / 2 <= CI or time.perf_counter() - start >= SECONDS
+
+    while True:
+        while len(running) < PROCESSES and not enough():
+            match = rotation(players, levels, played, 0, options, BUDGET)
+            running.add(pool.submit(run_match, factory, match, time.perf_counter))
+            played += 1
+        if not running:
             break
+        done, running = wait(running, return_when=FIRST_COMPLETED)
+        records += [f.result() for f in done]
+    records.sort(key=lambda r: r.match.seed)
     return Rung(players, levels, options, what, tally(records), time.perf_counter() - start)
 
 
@@ -124,12 +140,16 @@ def run(console: Console) -> None:
             rungs = []
             for players in player_counts(desc):
                 if players == 1:
-                    for what, options in solo_modes(game):
-                        for level in LEVELS:
-                            rungs.append(ladder(pool, factory, 1, (level,), options, what))
-                    continue
-                for pair in PAIRS:
-                    rungs.append(ladder(pool, factory, players, pair, None, ""))
+                    plan = [((level,), options, what) for what, options in solo_modes(game) for level in LEVELS]
+                else:
+                    plan = [(pair, None, "") for pair in PAIRS]
+                for levels, options, what in plan:
+                    rungs.append(ladder(pool, factory, players, levels, options, what))
+                    rate, low, high = rungs[-1].tally.win_rate(levels[0])
+                    console.print(f"  {desc.title}, {players} player{'s' if players > 1 else ''}"
+                                  f"{', ' + what if what else ''}: {' vs '.join(levels)}: {rate:.0%} "
+                                  f"({low:.0%} to {high:.0%}) in {rungs[-1].tally.games} games, "
+                                  f"{rungs[-1].seconds:,.0f} s", highlight=False)
             console.print(_ladder_table(desc.title, rungs))
             console.print(_times_table(desc.title, rungs))
             missed += _goals(desc.title, rungs)

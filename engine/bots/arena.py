@@ -169,10 +169,21 @@ def rotations(players: int, levels: Iterable[str], games: int, seed: int, option
     """``games`` matches in which the listed levels (repeated round the
     table to fill it) move one seat on each game, so that every level sits
     in every seat as often: a report then tells a level's strength from the
-    first player's advantage. Seeds are ``seed``, ``seed + 1``..."""
+    first player's advantage. Seeds are ``seed``, ``seed + 1``...
+
+    >>> [m.levels for m in rotations(3, ["planner", "greedy"], 3, seed=1)]
+    [('planner', 'greedy', 'planner'), ('planner', 'planner', 'greedy'), ('greedy', 'planner', 'planner')]
+    """
+    return [rotation(players, levels, k, seed, options, budget) for k in range(games)]
+
+
+def rotation(players: int, levels: Iterable[str], k: int, seed: int, options: Mapping[str, Any] | None = None,
+             budget: Budget | None = None) -> Match:
+    """The ``k``-th match of :func:`rotations` (seed ``seed + k``), alone:
+    for a caller that plays until it has seen enough."""
     listed = list(levels)
     if not listed:
         raise ValueError("name at least one bot level")
     seated = [listed[i % len(listed)] for i in range(players)]
-    return [Match(players, tuple(seated[(s - k) % players] for s in range(players)), seed + k, options,
-                  budget or Budget()) for k in range(games)]
+    return Match(players, tuple(seated[(s - k) % players] for s in range(players)), seed + k, options,
+                 budget or Budget())

@@ -147,6 +147,12 @@ class Game(abc.ABC, Generic[S]):
     max_players: ClassVar[int]
     setup_options: ClassVar[tuple[SetupOption, ...]] = ()
     """What the host may choose before play (the rulebook's variants)."""
+    rollout_depth: ClassVar[int] = 24
+    """For the bots' planner (:mod:`engine.bots.planner`), unless its budget
+    says otherwise: the actions a rollout plays before the evaluation cuts
+    it short. Long enough to see an action's consequences through (about
+    two rounds at two players), short enough to keep a decision within a
+    second; a game whose actions cost more may ask for fewer."""
 
     # --- the contract -------------------------------------------------
     @abc.abstractmethod

@@ -71,11 +71,12 @@ def _seats(t: Tally, players: int) -> Table:
 
 
 def _lengths(t: Tally) -> Table:
-    table = Table(title="Game length (actions)")
-    for col in ("mean", "shortest", "longest", "stopped by the bound"):
+    table = Table(title="Game length (actions)",
+                  caption="The arena stops a game whose scores stop moving (its bound, not a rule).")
+    for col in ("mean", "shortest", "longest", "stopped by the bound", "of them unfinished"):
         table.add_column(col, justify="right")
     table.add_row(f"{sum(t.lengths) / len(t.lengths):,.0f}", f"{min(t.lengths):,}", f"{max(t.lengths):,}",
-                  str(t.stopped))
+                  str(t.stopped), str(t.unfinished))
     return table
 
 

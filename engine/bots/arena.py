@@ -29,17 +29,21 @@ from engine.bots.stream import arena_rng, decision_rng
 from engine.core import Action, Game
 
 MAX_ACTIONS = 20_000
-"""A bound of the arena, not a rule of any game: a bot game of a game that
-its rules always end, still going after this many actions, is a bug and
-raises. A game that may go on for ever ends by agreement here instead."""
+"""A bound of the arena, not a rule of any game: no bot game goes longer
+(:data:`QUIET_ACTIONS` stops the ones that stall long before)."""
 QUIET_ACTIONS = 600
-"""A bound of the arena, not a rule of any game, for the games whose rules
-can let them go on for ever (those that offer
-:meth:`~engine.core.Game.end_by_agreement`): after this many actions in a
-row in which nobody's score moved, the bots agree to stop, as a table
-would, and the record says so (:attr:`GameRecord.stopped`). Bot games that
-end by their rules stay well below it (``make bench`` prints the longest
-quiet run it saw)."""
+"""A bound of the arena, not a rule of any game. The rules of some games
+let them go on for ever: players who may pass round after round, or who
+may turn the same pieces back and forth, taking a card from each other
+turn after turn, while the deck whose end would end the game is never
+drawn from (bots found such loops). So when
+for this many actions in a row no seat's score reached a value it had
+never had in the game, the arena stops it, as a table would: by agreement
+(:meth:`~engine.core.Game.end_by_agreement`) where the game offers one,
+else left unfinished and ranked as it stands (:meth:`~engine.core.Game.result`
+before the end). The record says so (:attr:`GameRecord.stopped`) and keeps
+the longest quiet run it saw (:attr:`GameRecord.quiet`), which ``make
+bench`` prints: bot games that end by their rules stay well below it."""
 
 
 @dataclass(frozen=True)
@@ -78,45 +82,55 @@ class GameRecord:
     """``(seat, seconds)`` of each decision that had a choice (more than one
     action to weigh); empty when no clock was lent."""
     stopped: str | None = None
-    """Why the arena ended the game by agreement (``None``: its rules ended it)."""
+    """Why the arena stopped the game (``None``: its rules ended it)."""
     quiet: int = 0
-    """The longest run of actions in which no score moved."""
+    """The longest run of actions in which no score reached a new value."""
+    over: bool = True
+    """Whether the game ended (by its rules or by agreement); ``False``: the
+    arena stopped one that offers no end by agreement, unfinished."""
 
     @property
     def length(self) -> int:
         return len(self.log)
 
-    def levels_of(self, seats: Iterable[int]) -> list[str]:
-        return [self.match.levels[s] for s in seats]
 
+class _Quiet:
+    """The arena's watch for a game that stalls (:data:`QUIET_ACTIONS`)."""
 
-def _totals(game: Game, state) -> tuple[int, ...]:
-    return tuple(s.total for s in game.result(state).scores)
+    def __init__(self, game: Game, state) -> None:
+        self.game = game
+        self.seen = [{t} for t in self.totals(state)]
+        self.run = self.longest = 0
+
+    def totals(self, state) -> list[int]:
+        return [s.total for s in self.game.result(state).scores]
+
+    def stalled(self, state) -> bool:
+        """Note the state after an action: whether the game has stalled."""
+        fresh = False
+        for seen, total in zip(self.seen, self.totals(state)):
+            fresh = fresh or total not in seen
+            seen.add(total)
+        self.run = 0 if fresh else self.run + 1
+        self.longest = max(self.longest, self.run)
+        return self.run >= QUIET_ACTIONS
 
 
 def play(game: Game, match: Match, clock: Clock | None = None,
          watch: Callable[[Any], None] | None = None) -> GameRecord:
-    """Play ``match`` to its end. ``clock`` (e.g. ``time.perf_counter``)
-    times each decision; ``watch`` sees every state, the first included
-    (a test's ``game.check``)."""
+    """Play ``match`` to its end (or the arena's bound). ``clock`` (e.g.
+    ``time.perf_counter``) times each decision; ``watch`` sees every state,
+    the first included (a test's ``game.check``)."""
     state = game.setup(match.players, match.seed, match.options)
     order = arena_rng(match.seed)
     decisions = [0] * match.players
     log: list[tuple[int, Action]] = []
     times: list[tuple[int, float]] = []
-    agreeable = game.ends_by_agreement
-    scores = _totals(game, state) if agreeable else ()
-    quiet = longest = 0
+    quiet = _Quiet(game, state)
     stopped = None
     if watch:
         watch(state)
     while not game.is_over(state):
-        if len(log) >= MAX_ACTIONS:
-            if not agreeable:
-                raise RuntimeError(f"a bot game of {game.title} did not end in {MAX_ACTIONS} actions")
-            stopped = f"stopped by the arena after {MAX_ACTIONS} actions (a bound of the arena, not a rule)"
-            state = game.end_by_agreement(state)
-            break
         movers = game.to_move(state)
         seat = movers[order.below(len(movers))] if len(movers) > 1 else movers[0]
         rng = decision_rng(match.seed, seat, decisions[seat])
@@ -129,20 +143,20 @@ def play(game: Game, match: Match, clock: Clock | None = None,
         log.append((seat, action))
         if watch:
             watch(state)
-        if agreeable and not game.is_over(state):
-            now = _totals(game, state)
-            quiet = 0 if now != scores else quiet + 1
-            scores, longest = now, max(longest, quiet)
-            if quiet >= QUIET_ACTIONS:
-                stopped = (f"stopped by the arena after {quiet} actions in a row with no score moving "
-                           "(a bound of the arena, not a rule): the bots agreed to end it")
-                state = game.end_by_agreement(state)
-                if watch:
-                    watch(state)
+        if not game.is_over(state) and (quiet.stalled(state) or len(log) >= MAX_ACTIONS):
+            stopped = (f"stopped by the arena after {len(log)} actions, {quiet.run} in a row with no score "
+                       "reaching a new value (a bound of the arena, not a rule): ")
+            if not game.ends_by_agreement:
+                stopped += "the game offers no end by agreement, so it is ranked as it stands, unfinished"
+                break
+            stopped += "the bots agreed to end it"
+            state = game.end_by_agreement(state)
+            if watch:
+                watch(state)
     result = game.result(state)
     return GameRecord(match=match, log=tuple(log), result=result.to_dict(), winners=tuple(result.winners),
                       scores=tuple(s.total for s in result.scores), final=game.to_dict(state), times=tuple(times),
-                      stopped=stopped, quiet=longest)
+                      stopped=stopped, quiet=quiet.longest, over=game.is_over(state))
 
 
 def run_match(make_game: Callable[[], Game], match: Match, clock: Clock | None = None) -> GameRecord:

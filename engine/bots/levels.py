@@ -32,14 +32,15 @@ Clock = Callable[[], float]
 class Budget:
     """How hard a bot thinks. Plain data, so it travels to a worker process."""
 
-    iterations: int = 48
+    iterations: int = 24
     """Planner: determinised futures searched per decision. The budget that
     counts: the same iterations give the same move on any machine."""
     seconds: float | None = None
     """Planner: stop early after this long (only with a clock; a move then
     depends on the machine's speed, though its log still replays exactly)."""
-    depth: int = 6
-    """Planner: actions of a rollout before the game's evaluation cuts it short."""
+    depth: int | None = None
+    """Planner: actions of a rollout before the game's evaluation cuts it
+    short; ``None``: the game's own :attr:`~engine.core.Game.rollout_depth`."""
     rollout: str = "greedy"
     """Planner: how every seat plays in a rollout, ``random`` or ``greedy``."""
     sample: int = 12
@@ -57,8 +58,8 @@ class Budget:
     """Planner, ``ucb``: UCB1's constant, on values scaled to the range seen so far."""
 
     def __post_init__(self) -> None:
-        if self.iterations < 1 or self.depth < 0 or self.width < 1 or self.sample < 1:
-            raise ValueError("a budget needs at least 1 iteration, a depth of 0 or more, a width and a sample of 1 or more")
+        if self.iterations < 1 or (self.depth or 0) < 0 or self.width < 1 or self.sample < 1:
+            raise ValueError("a budget needs an iteration, a width and a sample of at least 1, and no negative depth")
         if self.rollout not in ("random", "greedy"):
             raise ValueError(f"a rollout is random or greedy, not {self.rollout!r}")
         if self.select not in ("halving", "ucb"):

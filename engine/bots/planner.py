@@ -1,19 +1,24 @@
 """The ``planner`` level: flat Monte-Carlo search over determinised futures.
 
-Each iteration deals the hidden parts afresh (``resample_hidden`` from what
-the seat sees, so it never plans over the true ones), picks one of the
-seat's actions by UCB1, plays it, lets every seat play on for
-:attr:`~engine.bots.levels.Budget.depth` actions (by the rollout policy),
-and scores the state reached with the game's evaluation. The action with
-the best mean wins. This is the information-set idea of OpenSpiel's
-ISMCTS kept to one level of tree: a seat's later choices and the other
-seats' are left to the rollouts, which keeps a decision's cost a known
-multiple of its iterations (the bench measures it) and needs nothing of a
-game but the contract.
+A future deals the hidden parts afresh (``resample_hidden`` from what the
+seat sees, so it never plans over the true ones), plays one of the seat's
+actions, lets every seat play on for :attr:`~engine.bots.levels.Budget.depth`
+actions (by default the game's own ``rollout_depth``) by the rollout
+policy (greedy, each step weighing a few of the mover's proposals), and
+scores the state reached with the game's evaluation. The iterations are shared among the actions by sequential
+halving: each round plays every action still in in the same new worlds
+(the same deal, dice and tie-breaks: their difference is the actions', not
+the luck's), and the better half goes on; the last one standing is played.
+UCB1 with a world per iteration is kept as ``Budget(select="ucb")``: on
+the same budget it did less against greedy (``docs/design/bots.md``).
 
+This is the information-set idea of OpenSpiel's ISMCTS kept to one level
+of tree: the seat's later choices and the other seats' are left to the
+rollouts, which keeps a decision's cost a known multiple of its iterations
+(the bench measures it) and needs nothing of a game but the contract.
 When a decision offers more actions than the budget's ``width``, greedy's
-best are searched and the rest are left out: the iterations go where they
-can change the choice.
+best are searched and the rest left out: the iterations go where they can
+change the choice.
 
 >>> from engine.bots.examples import Nim
 >>> from engine.bots.levels import Budget
@@ -33,10 +38,11 @@ from engine.rng import Rng
 
 
 def rollout(game: Game, state, seat: int, rng: Rng, budget: Budget):
-    """Play on from ``state`` for ``budget.depth`` actions; returns
+    """Play on from ``state`` for ``budget.depth`` actions (the game's
+    :attr:`~engine.core.Game.rollout_depth` unless the budget says); returns
     ``seat``'s evaluation of where it ends. The seat to act among several is
     drawn, as at a table where nobody waits for a particular one."""
-    for _ in range(budget.depth):
+    for _ in range(game.rollout_depth if budget.depth is None else budget.depth):
         if game.is_over(state):
             break
         movers = game.to_move(state)
@@ -62,10 +68,9 @@ def _some(options: list[Action], k: int, rng: Rng) -> list[Action]:
 
 
 def candidates(game: Game, sample, seat: int, options: list[Action], rng: Rng, width: int) -> list[Action]:
-    """The actions worth searching: all of them, or greedy's best ``width``
-    (in greedy's order, equal values in a random order)."""
-    if len(options) <= width:
-        return options
+    """The actions worth searching, best first by greedy's one step ahead
+    (equal values in a random order): greedy's best ``width``. The order
+    matters: a tie between futures goes to the one greedy prefers."""
     values = ranked(game, sample, seat, options)
     order = sorted(range(len(options)), key=lambda i: (-values[i], rng.next64()))
     return [options[i] for i in order[:width]]
@@ -101,14 +106,19 @@ def _future(game: Game, sample, seat: int, action: Action, world: int, budget: B
 def _halving(game: Game, sample, seat: int, options: list[Action], rng: Rng, budget: Budget, out_of_time) -> int:
     """Sequential halving: the budget split over rounds; in each round every
     action still in is tried in the same new worlds, and the better half
-    goes on. Returns the index of the last one standing (the best mean)."""
-    alive = list(range(len(options)))
+    goes on. Never more futures than the budget: with fewer iterations than
+    actions, only greedy's best that many are tried (``options`` is in
+    greedy's order), and a round the budget cannot give one future each
+    is not played. Returns the index of the last one standing."""
+    alive = list(range(min(len(options), budget.iterations)))
     totals = [0.0] * len(options)
     tries = [0] * len(options)
-    rounds = max(1, math.ceil(math.log2(len(options))))
+    rounds = max(1, math.ceil(math.log2(len(alive))))
     left = budget.iterations
     for r in range(rounds):
-        per = max(1, (left // (rounds - r)) // len(alive))
+        per = (left // (rounds - r)) // len(alive)
+        if per == 0 or len(alive) == 1:
+            break
         for _ in range(per):
             if out_of_time():
                 break
@@ -119,7 +129,7 @@ def _halving(game: Game, sample, seat: int, options: list[Action], rng: Rng, bud
             left -= len(alive)
         alive.sort(key=lambda i: (-totals[i] / max(tries[i], 1), i))
         alive = alive[:max(1, math.ceil(len(alive) / 2))]
-        if len(alive) == 1 or out_of_time():
+        if out_of_time():
             break
     return alive[0]
 

@@ -62,7 +62,9 @@ class Tally:
     lengths: list[int] = field(default_factory=list)
     times_by_level: dict[str, list[float]] = field(default_factory=dict)
     stopped: int = 0
-    """Games the arena ended by agreement (its bound, not the rules)."""
+    """Games the arena stopped (its bound, not the rules)."""
+    unfinished: int = 0
+    """Of those, games left unfinished (no end by agreement), ranked as they stood."""
     quiet: int = 0
     """The longest run of actions without a score moving, over the games."""
 
@@ -82,6 +84,7 @@ class Tally:
             self.times_by_level.setdefault(levels[seat], []).append(seconds)
         self.lengths.append(record.length)
         self.stopped += record.stopped is not None
+        self.unfinished += not record.over
         self.quiet = max(self.quiet, record.quiet)
         return self
 

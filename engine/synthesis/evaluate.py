@@ -17,9 +17,9 @@ Molecular Chain card waits for the end. Then:
 Boards never touch: the worth less the best other board's
 (:func:`engine.core.margin`) changes with the seat's own drawing only, and
 alone it is the board's own worth. A solo mode is won or lost by its goals
-(Solo Modes), so there the formula is the exact one, goal cards and all,
-and each goal already met is worth :data:`GOAL` (a solo game over, its
-score and :data:`SOLO_WON` more if it was won): one board, asked less often.
+(Solo Modes): each goal already met that needs no search is worth
+:data:`GOAL` more, and a solo game over is its exact score and
+:data:`SOLO_WON` more if it was won.
 
 >>> from engine.synthesis.examples import example_cards
 >>> from engine.synthesis.game import Synthesis
@@ -61,10 +61,23 @@ def worth(game: "Synthesis", state: State, seat: int) -> float:
     """One board's worth (see above)."""
     s = state.seats[seat]
     value = _worth(game, state.side, state.pattern_card, s.board, s.lines, s.molecules, s.free_used, s.pending)
-    if state.mode == "standard":
-        return value + _estimate(game, state.side, state.pattern_card, s.board, s.molecules)
-    scored = game.seat_scored(state, seat)
-    return value + scored.total + GOAL * sum(g["met"] for g in scored.details["solo"]["goals"])
+    value += _estimate(game, state.side, state.pattern_card, s.board, s.molecules)
+    return value + (GOAL * _goals_met(game, state, seat) if state.mode != "standard" else 0.0)
+
+
+def _goals_met(game: "Synthesis", state: State, seat: int) -> int:
+    """Solo goals met so far that need no search: a Project's elemental
+    molecules, the Pattern card's threshold. A Project's chains and the
+    Chain card's threshold are known for certain only from the exact best
+    linking, too slow for every action weighed: they count at the end."""
+    s = state.seats[seat]
+    met = 0
+    if state.project:
+        met += sum(1 for m in s.molecules if m.elemental) >= game.cards.projects[state.project].row.elemental
+    if state.level and state.pattern_card:
+        card = game.cards.patterns[state.pattern_card]
+        met += _pattern(game, state.side, state.pattern_card, s.board, s.molecules) >= card.row.threshold(state.level)
+    return met
 
 
 @lru_cache(maxsize=4096)
@@ -116,11 +129,18 @@ def estimate(game: "Synthesis", f: Formula, s: Seat, pattern: str | None) -> flo
                     todo.append(n)
         points += chain_points(group, cards.points)
     if pattern:
-        card = cards.patterns[pattern]
-        board = Board(f.lattice, f.layout.start, f.layout.elemental,
-                      {m.hexagon: (m.colour, None if m.elemental else m.volume) for m in s.molecules})
-        points += min(RULES[card.row.rule](board, card.row.points, card.group)[0], card.row.maximum)
+        points += _pattern(game, f.layout.side, pattern, s.board, s.molecules)
     return float(points)
+
+
+@lru_cache(maxsize=4096)
+def _pattern(game: "Synthesis", side: str, pattern: str, board: str, molecules: tuple[Molecule, ...]) -> int:
+    """The Molecular Pattern card's points on this board, capped at its red hexagon."""
+    card = game.cards.patterns[pattern]
+    f = game.rules.formulas[(board, side)]
+    found = Board(f.lattice, f.layout.start, f.layout.elemental,
+                  {m.hexagon: (m.colour, None if m.elemental else m.volume) for m in molecules})
+    return min(RULES[card.row.rule](found, card.row.points, card.group)[0], card.row.maximum)
 
 
 def evaluate(game: "Synthesis", state: State, seat: int) -> float:

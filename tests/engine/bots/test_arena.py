@@ -26,10 +26,10 @@ def test_a_bot_game_plays_to_the_end_and_replays_from_its_log(game, level):
     players = table_size(game)
     match = Match(players, (level,) * players, seed=11, budget=SMALL)
     record, final = checked_game(game, match)
-    assert game.is_over(final)
+    assert game.is_over(final) and record.over
     assert record.final == game.to_dict(final)
     replayed = game.replay(players, match.seed, match.options, record.log)
-    if record.stopped:  # the arena's bound ended it by agreement: so does the replay
+    if record.stopped and game.ends_by_agreement:  # the arena's bound ended it by agreement: so does the replay
         replayed = game.end_by_agreement(replayed)
     assert game.to_dict(replayed) == record.final
     result = game.result(final)
@@ -50,6 +50,26 @@ def test_a_bot_game_is_a_function_of_its_match(game):
     match = Match(players, ("greedy",) * players, seed=3)
     first, again = play(game, match), play(game, match)
     assert first.log == again.log and first.final == again.final
+
+
+def test_a_game_that_stalls_is_stopped_by_the_arena_and_says_so(game, monkeypatch):
+    """The arena's bound (a bound, not a rule): no score reaching a new
+    value for QUIET_ACTIONS actions stops the game, by agreement where the
+    game offers one, else unfinished; the log still replays."""
+    import engine.bots.arena as arena
+
+    monkeypatch.setattr(arena, "QUIET_ACTIONS", 3)
+    players = table_size(game)
+    record, final = checked_game(game, Match(players, ("random",) * players, seed=1))
+    if record.stopped is None:  # every action of this game moved a score: nothing to stop
+        assert game.is_over(final) and record.quiet < 3
+        return
+    assert "a bound of the arena, not a rule" in record.stopped and record.quiet == 3
+    assert record.over == game.ends_by_agreement == game.is_over(final)
+    replayed = game.replay(players, 1, None, record.log)
+    if game.ends_by_agreement:
+        replayed = game.end_by_agreement(replayed)
+    assert game.to_dict(replayed) == record.final
 
 
 def test_a_solo_game_is_played_where_the_box_allows(game):

@@ -34,6 +34,7 @@ from typing import Any, Callable
 
 from engine.core import Game, IllegalAction, RulesError
 from companion.agreed import AGREED_END, TABLE, replayed
+from companion.bot_seats import BotSeats
 from companion.errors import BadInput, Conflict, Refused
 from companion.lobby import CODE_LENGTH, CODE_LENGTHS, LobbyRules, clean_code, plain_json
 from companion.snapshot import Snapshot
@@ -69,7 +70,7 @@ class _Entry:
     """The log itself: each action's seat and action, in order."""
 
 
-class Referee(LobbyRules, TakeBacks):
+class Referee(LobbyRules, BotSeats, TakeBacks):
     def __init__(self, store: Store, *, cache_tables: int = 256, keep_states: int = 32,
                  strict_versions: bool = False, secret: bytes = b"", code_length: int = CODE_LENGTH) -> None:
         self.store = store
@@ -90,6 +91,7 @@ class Referee(LobbyRules, TakeBacks):
         """One snapshot per (table, version), shared by every request and
         stream that reads that version: what it works out (views, actions,
         running scores, rendered parts) is worked out once."""
+        self._judged: dict[tuple[int, int], tuple[Any, int, Any]] = {}  # (table, seat) -> companion/takeback.py's
         self._lock = threading.Lock()
         self._table_locks: dict[int, threading.Lock] = {}
         self.changed: Callable[[str, int], None] = lambda code, version: None
@@ -223,13 +225,14 @@ class Referee(LobbyRules, TakeBacks):
         return self.store.version(clean_code(code))
 
     def act(self, table: str | Snapshot, seat: int, action: Any, seen_version: Any,
-            action_id: Any = None) -> Snapshot:
+            action_id: Any = None, strict: bool = False) -> Snapshot:
         """Apply ``action`` for ``seat``; raises IllegalAction, Conflict, BadInput or Refused.
 
         ``table`` is the snapshot the request already read (or a code).
         ``action_id``, chosen by the phone, makes a retried request safe: an
         id already in the log is not applied again, and the answer is the
-        table as it is (as the first answer was, or newer)."""
+        table as it is (as the first answer was, or newer). ``strict``: any
+        stale version is a conflict (a bot: its move was chosen on that one)."""
         action = clean_action(action)
         if isinstance(seen_version, bool) or not isinstance(seen_version, int):
             raise BadInput("Send the version you saw (an integer) with the action.")
@@ -254,7 +257,7 @@ class Referee(LobbyRules, TakeBacks):
             if snap.over:
                 raise IllegalAction("The game is over.")
             if seen_version != snap.version:
-                self._check_rebase(snap, seat, seen_version)
+                self._check_rebase(snap, seat, seen_version, strict)
             new_state = self._apply(snap, seat, action)
             try:
                 version = self.store.append_action(snap.table["id"], snap.version, snap.moves, seat, action,
@@ -278,9 +281,9 @@ class Referee(LobbyRules, TakeBacks):
             raise Conflict("This move came with the id of another move already made, so it was not applied: "
                            "here is the table now.", snap)
 
-    def _check_rebase(self, snap: Snapshot, seat: int, seen_version: int) -> None:
+    def _check_rebase(self, snap: Snapshot, seat: int, seen_version: int, strict: bool = False) -> None:
         message = "Someone else moved first: here is the table now."
-        if (self.strict_versions or seen_version > snap.version
+        if (self.strict_versions or strict or seen_version > snap.version
                 or seen_version < snap.table["rewound_at"]):
             raise Conflict(message, snap)
         # A move sent from a version older than this seat's own last move
@@ -382,7 +385,6 @@ class Referee(LobbyRules, TakeBacks):
                 self._remember(snap.table["id"], _Entry(version, snap.moves - 1, earlier[-1][1], entry.seats,
                                                         history, entry.log[:-1], entry.rows[:-1]))
         return self.snapshot(code)
-
 
     def _last_move_words(self, snap: Snapshot) -> str:
         """The table's last move in words, as the undo notice names it: the

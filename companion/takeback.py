@@ -71,73 +71,124 @@ def refused(reason: str) -> Offer:
     return Offer(None, reason=reason)
 
 
+class Lasting(str):
+    """A refusal that stays true for as long as the move is the seat's last
+    and nothing is taken back or undone: later moves can only add to what
+    made it (the generator only moves on; a move illegal without the seat's
+    stays so). The referee keeps it and skips the replays at the versions
+    after (the check is made for every seat at every version)."""
+
+
+@dataclass(frozen=True)
+class Judged:
+    """How far a take-back has been judged: enough to judge the same move
+    again after more moves without replaying from before it (at a busy
+    table the check is made for every seat at every version, and replaying
+    the later moves in every resampled state was most of a page's cost).
+    Plain states: it must hold nothing that holds a snapshot."""
+
+    generator: Any
+    before: Any
+    after: Any
+    without: Any
+    """The table with the later moves and without the seat's."""
+    worlds: tuple[Any, ...] | None = None
+    """Each state the seat cannot tell apart (rule 3), with the move and the
+    later ones (``None`` where one was illegal); ``None`` until needed."""
+
+
 def judge(game: Game, before: Any, seat: int, action: dict[str, Any],
           later: Sequence[tuple[int, dict[str, Any]]], names: Sequence[str], now: Any = None) -> str | None:
     """Why ``seat`` may not take back ``action`` played on ``before`` with
     ``later`` logged after it, or ``None`` when it may (rules 2 to 4 above).
     ``now``: the state after ``later``, when the caller has it (it saves a
     replay when the dice were rolled since, the commonest refusal)."""
+    reason, _ = judged(game, before, seat, action, later, names, now)
+    return reason
+
+
+def judged(game: Game, start: "Any | Judged", seat: int, action: dict[str, Any],
+           later: Sequence[tuple[int, dict[str, Any]]], names: Sequence[str], now: Any = None,
+           new: int | None = None) -> tuple[str | None, Judged | None]:
+    """:func:`judge`, from the state before the move or from how far an
+    earlier check of the same move got (a :class:`Judged`; then only the
+    last ``new`` of ``later`` are replayed). Returns the reason (``None``:
+    it may) and, when it may, how far this check got."""
     try:
-        return _judge(game, before, seat, action, later, names, now)
+        if not isinstance(start, Judged):
+            start = _started(game, start, seat, action)
+            if isinstance(start, str):
+                return start, None
+            new = len(later)
+        return _go_on(game, start, seat, action, later, names, now, len(later) if new is None else new)
     except RulesError:
-        return "You cannot take that back: the table has moved on from it."
+        return "You cannot take that back: the table has moved on from it.", None
 
 
-def _judge(game: Game, before: Any, seat: int, action: dict[str, Any],
-           later: Sequence[tuple[int, dict[str, Any]]], names: Sequence[str], now: Any) -> str | None:
+def _started(game: Game, before: Any, seat: int, action: dict[str, Any]) -> "Judged | str":
     # Cheapest first: this is worked out for every seat at every version.
     generator = _generator(game, before)
     after = game.apply(before, seat, action)
     if _generator(game, after) != generator:
-        return "You cannot take that back: it rolled the dice or drew at random."
-    if now is not None and _generator(game, now) != generator:
-        return "You cannot take that back: the dice were rolled (or a card drawn at random) since."
+        return Lasting("You cannot take that back: it rolled the dice or drew at random.")
+    return Judged(generator, before, after, before)
+
+
+def _go_on(game: Game, j: Judged, seat: int, action: dict[str, Any], later: Sequence[tuple[int, dict[str, Any]]],
+           names: Sequence[str], now: Any, new: int) -> tuple[str | None, Judged | None]:
+    if now is not None and _generator(game, now) != j.generator:
+        return Lasting("You cannot take that back: the dice were rolled (or a card drawn at random) since."), None
     # Rule 4: the later moves, replayed without the move, then the move on top,
     # give the table as it is (each of them legal on the way).
-    logged, without = after, before
-    for other, move in later:
-        logged = game.apply(logged, other, move)
+    moves = later[len(later) - new:]
+    without = j.without
+    for other, move in moves:
         try:
             without = game.apply(without, other, move)
         except RulesError:
-            return f"You cannot take that back: {player_name(game, names, other)} has moved since, after your move."
-    if now is None and _generator(game, logged) != generator:
-        return "You cannot take that back: the dice were rolled (or a card drawn at random) since."
+            return Lasting(f"You cannot take that back: {player_name(game, names, other)} has moved since, "
+                           "after your move."), None
+    if now is None:
+        now = _replayed(game, j.after, later)
+        if _generator(game, now) != j.generator:
+            return Lasting("You cannot take that back: the dice were rolled (or a card drawn at random) since."), None
     try:
-        same = not later or game.to_dict(game.apply(without, seat, action)) == game.to_dict(logged)
+        same = not later or game.to_dict(game.apply(without, seat, action)) == game.to_dict(now)
     except RulesError:
         same = False
     if not same:
-        return f"You cannot take that back: {player_name(game, names, later[-1][0])} has moved since, after your move."
-    # Rule 3, the dearest: what the seat was shown (the logged table, replayed above), against
-    # states it cannot tell apart.
-    seen = [game.view(after, seat)] + ([game.view(logged, seat)] if later else [])
-    for i in range(RESAMPLES):
-        shown = _shown(game, game.resample_hidden(before, seat, 7919 * i + 1), seat, action, later)
-        if shown[:1] != seen[:1]:
-            return "You cannot take that back: it showed you something that was hidden."
-        if shown != seen:
-            return "You cannot take that back: something hidden has been shown since."
-    return None
+        return f"You cannot take that back: {player_name(game, names, later[-1][0])} has moved since, after your move.", None
+    # Rule 3, the dearest: what the seat was shown against states it cannot tell apart.
+    if j.worlds is None:
+        first = game.view(j.after, seat)
+        worlds = []
+        for i in range(RESAMPLES):
+            world = _replayed(game, game.resample_hidden(j.before, seat, 7919 * i + 1), [(seat, action)])
+            if world is None or game.view(world, seat) != first:
+                return Lasting("You cannot take that back: it showed you something that was hidden."), None
+            worlds.append(_replayed(game, world, later))
+    else:
+        worlds = [_replayed(game, w, moves) for w in j.worlds]
+    if later:
+        seen = game.view(now, seat)
+        if any(w is None or game.view(w, seat) != seen for w in worlds):
+            return "You cannot take that back: something hidden has been shown since.", None
+    return None, Judged(j.generator, j.before, j.after, without, tuple(worlds))
 
 
-def _shown(game: Game, state: Any, seat: int, action: dict[str, Any],
-           later: Sequence[tuple[int, dict[str, Any]]]) -> list[Any]:
-    """What ``seat`` would have been shown from ``state``: its view after
-    the move and after the last move since (``None`` for a move that is
-    illegal there, and nothing after it). Two views, not one per move: the
-    check is made for every seat at every version, and what a move drew
-    from a hidden deck stays drawn in the views after it."""
-    out: list[Any] = []
-    moves = ((seat, action), *later)
-    for i, (who, move) in enumerate(moves):
+def _replayed(game: Game, state: Any, moves: Sequence[tuple[int, dict[str, Any]]]) -> Any:
+    """``state`` with ``moves`` played on it, or ``None`` if one is illegal
+    there. Each view is compared only after the move and after the last
+    move since, not after each: what a move drew from a hidden deck stays
+    drawn in the views after it."""
+    for who, move in moves:
+        if state is None:
+            return None
         try:
             state = game.apply(state, who, move)
         except RulesError:
-            return out + [None]
-        if i == 0 or i == len(moves) - 1:
-            out.append(game.view(state, seat))
-    return out
+            return None
+    return state
 
 
 def _generator(game: Game, state: Any) -> Any:
@@ -195,14 +246,35 @@ class TakeBacks:
             return refused("You have made no move to take back.")
         k = mine[0]
         later = rows[k + 1:]
-        if any(s == TABLE for s, _ in later):
-            return refused("The table has moved on since your move: ask the host to undo.")
-        reason = judge(snap.game, _state_after(snap, entry, k), seat, rows[k][1], later, snap.names, entry.state)
+        # What an earlier check of the same move found: still good while nothing
+        # was taken back or undone (rewound_at) and the move is the seat's last (k).
+        key, since = (snap.table["id"], seat), (snap.table["rewound_at"], k)
+        kept_since, moves, kept = self._judged.get(key, (None, 0, None))
+        judgement: Judged | None = None
+        if kept_since == since and isinstance(kept, str):
+            reason: str | None = kept
+        elif any(s == TABLE for s, _ in later):
+            reason = Lasting("The table has moved on since your move: ask the host to undo.")
+        elif kept_since == since and isinstance(kept, Judged) and moves <= len(rows):
+            reason, judgement = judged(snap.game, kept, seat, rows[k][1], later, snap.names, entry.state,
+                                       new=len(rows) - moves)
+        else:
+            reason, judgement = judged(snap.game, _state_after(snap, entry, k), seat, rows[k][1], later,
+                                       snap.names, entry.state)
+        if isinstance(reason, Lasting) or judgement is not None:
+            self._keep_judged(key, (since, len(rows), judgement or str(reason)))
         if reason is not None:
-            return refused(reason)
+            return refused(str(reason))
         told = entry.log[k] if k < len(entry.log) else ()
         line = told[0] if told else f"{snap.name(seat)}'s last move"
         return Offer(k + 1, line, f"Take back: {move_words(line, snap.name(seat))}")
+
+    def _keep_judged(self: "Referee", key: tuple[int, int], judged: tuple[Any, int, "Judged | str"]) -> None:
+        with self._lock:
+            self._judged.pop(key, None)
+            self._judged[key] = judged
+            while len(self._judged) > 4 * self.cache_tables:  # a bound on memory: the oldest go first
+                self._judged.pop(next(iter(self._judged)))
 
     def take_back(self: "Referee", table: "str | Snapshot", seat: int, seen_version: Any) -> Snapshot:
         """Take back ``seat``'s own last move, if :meth:`take_back_offer`

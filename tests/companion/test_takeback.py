@@ -132,8 +132,8 @@ def test_a_take_back_tapped_twice_takes_back_one_move(referee: Referee) -> None:
 def test_what_would_be_taken_back_is_worked_out_once_per_version_and_seat(referee: Referee,
                                                                         monkeypatch: Any) -> None:
     calls = []
-    judge = takeback.judge
-    monkeypatch.setattr(takeback, "judge", lambda *a: calls.append(a[2]) or judge(*a))
+    judged = takeback.judged
+    monkeypatch.setattr(takeback, "judged", lambda *a, **k: calls.append(a[2]) or judged(*a, **k))
     code = _notating(referee)
     snap = referee.snapshot(code)
     snap = referee.act(code, 0, _notation(snap, 0), snap.version)
@@ -294,3 +294,41 @@ def test_the_generator_read_from_the_state_is_the_one_its_dict_writes(name: str)
             state = game.apply(state, seat, pick.choice(game.actions(state, seat)))
         except RulesError:
             continue
+
+
+@pytest.mark.parametrize("name", sorted(registry.names()))
+def test_a_judgement_carried_from_version_to_version_is_the_one_made_afresh(name: str, database_url: str) -> None:
+    # The referee goes on from how far it judged a seat's move at the version
+    # before (companion/takeback.py's Judged); a referee with nothing kept
+    # judges from the setup. Through a random game with take-backs in it
+    # (which must make the kept judgements void), both offer the same move
+    # or both refuse. (Where two lasting reasons hold, the kept one is the
+    # first that came true, so a refusal's words do not change under a
+    # phone; the fresh one names the first in the order they are checked.)
+    import random
+
+    database = Database(database_url)
+    database.init_schema()
+    referee, pick = Referee(Store(database)), random.Random(5)
+    game = referee.game(name)
+    players = max(2, game.min_players)
+    table, _ = referee.create(name, {}, seed=3)
+    for n in range(players):
+        referee.join(table["code"], f"P{n}")
+    snap = referee.start(table["code"], referee.version(table["code"]))
+    compared = taken = 0
+    for _ in range(70):
+        if snap.over:
+            break
+        fresh = Referee(referee.store).snapshot(snap.code)
+        for seat in range(players):
+            kept, anew = referee.take_back_offer(snap, seat), Referee(referee.store).take_back_offer(fresh, seat)
+            assert (kept.seq, kept.label, kept.ok or bool(kept.reason)) == (anew.seq, anew.label, True)
+            compared += kept.ok
+        seat = pick.choice(snap.to_move())
+        if referee.take_back_offer(snap, seat).ok and pick.random() < 0.25:
+            snap, taken = referee.take_back(snap.code, seat, snap.version), taken + 1
+        else:
+            snap = referee.act(snap.code, seat, pick.choice(snap.actions(seat)), snap.version)
+    database.close()
+    assert compared > 5 and taken >= 1, (compared, taken)

@@ -24,7 +24,7 @@ from functools import partial
 from typing import Any, Callable, Iterable, Mapping
 
 from engine.bots.bot import LEVELS, choose
-from engine.bots.levels import Budget, Clock
+from engine.bots.levels import Budget, Clock, next_mover
 from engine.bots.stream import arena_rng, decision_rng
 from engine.core import Action, Game
 
@@ -131,13 +131,12 @@ def play(game: Game, match: Match, clock: Clock | None = None,
     if watch:
         watch(state)
     while not game.is_over(state):
-        movers = game.to_move(state)
-        seat = movers[order.below(len(movers))] if len(movers) > 1 else movers[0]
+        seat = next_mover(game, state, order)
         rng = decision_rng(match.seed, seat, decisions[seat])
         decisions[seat] += 1
         start = clock() if clock is not None else 0.0
         action = choose(game, state, seat, match.levels[seat], rng, match.budget, clock)
-        if clock is not None and len(game.actions(state, seat)) > 1:
+        if clock is not None and len(game.actions(state, seat)) > 1:  # asked only when timing, outside the time
             times.append((seat, clock() - start))
         state = game.apply(state, seat, action)
         log.append((seat, action))

@@ -66,6 +66,14 @@ class Budget:
             raise ValueError(f"the planner's selection is halving or ucb, not {self.select!r}")
 
 
+def next_mover(game: Game, state, rng: Rng) -> int:
+    """Which of the seats free to move moves next (in a simultaneous phase):
+    drawn, as at a table where nobody waits for a particular one. The arena
+    and the planner's rollouts both play by it."""
+    movers = game.to_move(state)
+    return movers[rng.below(len(movers))] if len(movers) > 1 else movers[0]
+
+
 def play_random(game: Game, state, seat: int, rng: Rng, budget: Budget, clock: Clock | None = None) -> Action:
     """A uniform legal action: today's test robot, promoted. It reads only
     the actions the seat is offered, so it needs no determinisation."""

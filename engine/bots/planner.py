@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 
-from engine.bots.levels import Budget, Clock, best, ranked
+from engine.bots.levels import Budget, Clock, best, next_mover, ranked
 from engine.core import Action, Game
 from engine.rng import Rng
 
@@ -45,8 +45,7 @@ def rollout(game: Game, state, seat: int, rng: Rng, budget: Budget):
     for _ in range(game.rollout_depth if budget.depth is None else budget.depth):
         if game.is_over(state):
             break
-        movers = game.to_move(state)
-        mover = movers[rng.below(len(movers))] if len(movers) > 1 else movers[0]
+        mover = next_mover(game, state, rng)
         if budget.rollout == "greedy":
             options = game.proposals(state, mover)
             if len(options) > budget.sample:

@@ -51,6 +51,11 @@ DEFAULTS: dict[str, Any] = {
     "WORKERS": 1,                       # worker processes serving these tables (serve() sets it)
     "TRUSTED_PROXIES": "",              # addresses or networks of proxies whose X-Forwarded-For is believed
     "HANDOVER_MINUTES": 10,             # a "change phone" link works once, within this time
+    "BOTS": True,                       # this process plays the tables' bot seats (companion.bots)
+    "BOT_PACE_S": 1.0,                  # a bot moves no sooner than this after its turn came
+    "BOT_PROCESSES": 1,                 # worker processes where the bots think, per serving process
+    "BOT_ITERATIONS": 24,               # the hard bot's futures per decision (engine.bots.Budget)
+    "BOT_POLL_S": 0.25,                 # how often the bots look at tables another worker moved
     "FINISHED_HOURS": 24,               # a finished table is forgotten after this long...
     "IDLE_DAYS": 14,                    # ...and any table left alone for this long
     "SESSION_COOKIE_NAME": "labkit_session",
@@ -112,7 +117,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
         log.warning("%s is missing: run `make %s` (pages will not update live)", HTMX_FILE,
                     HTMX_FILE.relative_to(Path(__file__).parent.parent))
 
-    from companion import api, hub, pages, paper, plugins, pwa, security, store, stream
+    from companion import api, bot_pages, hub, pages, paper, plugins, pwa, security, store, stream
     from companion.referee import Referee
 
     store.init_app(app)
@@ -125,8 +130,8 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     app.extensions["companion_hub"] = news
     referee = Referee(tables, strict_versions=bool(app.config["STRICT_VERSIONS"]),
                       secret=str(app.config["SECRET_KEY"]).encode(), code_length=int(app.config["CODE_LENGTH"]))
-    referee.changed = news.publish
     app.extensions["companion_referee"] = referee
+    _bots(app, referee, news)
     app.extensions["companion_streams"] = stream.Streams()
     try:
         security._trusted(str(app.config["TRUSTED_PROXIES"] or ""))
@@ -141,9 +146,36 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     app.register_blueprint(api.bp)
     app.register_blueprint(paper.bp)
     app.register_blueprint(pwa.bp)
+    app.register_blueprint(bot_pages.bp)
     plugins.init_app(app)
     _errors(app)
     return app
+
+
+def _bots(app: Flask, referee: Any, news: Any) -> None:
+    """The driver of the bot seats (:mod:`companion.bots`): told of every
+    change committed here, started when a table gains a bot, and at once if
+    the database holds tables being played with bots (a restarted server's
+    bots pick up where they were)."""
+    from companion.bot_seats import LEVELS, label
+    from companion.bots import Driver
+    from engine.bots import Budget
+
+    config = app.config
+    driver = Driver(referee, pace=float(config["BOT_PACE_S"]), processes=int(config["BOT_PROCESSES"]),
+                    budget=Budget(iterations=int(config["BOT_ITERATIONS"])), poll=float(config["BOT_POLL_S"]))
+    app.extensions["companion_bots"] = driver
+    app.jinja_env.globals.update(bot_label=label, bot_levels=list(LEVELS))
+
+    def changed(code: str, version: int) -> None:
+        news.publish(code, version)
+        driver.poke()
+
+    referee.changed = changed
+    if config["BOTS"]:
+        referee.bots_wanted = driver.start
+        if app.extensions["companion_store"].bot_tables():
+            driver.start()
 
 
 def _instance_secret(instance: Path) -> str:

@@ -28,11 +28,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """1: tables, seats, the log. 2: action ids, a table's notice and rematch,
 handover links, rate-limit buckets. 3: an action's ``ends`` flag and, on
-SQLite, the trigger that moves a table on as its action is logged (each
-added in place to an older database)."""
+SQLite, the trigger that moves a table on as its action is logged. 4: a
+seat's ``bot`` level (NULL: a person holds it). Each added in place to an
+older database."""
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS game_tables (
@@ -91,6 +92,7 @@ CREATE TABLE IF NOT EXISTS rate_limits (
 _ADDED = {  # columns newer than version 1, added to an older database in place
     "game_tables": [("notice", "TEXT"), ("rematch", "TEXT")],
     "actions": [("action_id", "TEXT"), ("ends", "INTEGER NOT NULL DEFAULT 0")],
+    "seats": [("bot", "TEXT")],   # a bot's level (engine.bots.LEVELS); NULL: a person's seat
 }
 # SQLite: logging an action moves its table on in the same statement (see
 # Store.append_action), so the write is one step of SQLite's own and no

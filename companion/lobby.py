@@ -227,7 +227,7 @@ class LobbyRules:
             raise Refused("A rematch can start when this game is over.")
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(self.code_length))
-            seats = [(s["name"], digest(self.rematch_token(code, s["token"]))) for s in snap.seats]
+            seats = [(s["name"], digest(self.rematch_token(code, s["token"])), s.get("bot")) for s in snap.seats]
             try:
                 self.store.rematch(snap.table, code, secrets.randbits(63), snap.table["host_token"], seats)
             except CodeTaken:

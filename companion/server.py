@@ -94,7 +94,8 @@ def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = No
         settings["DATABASE_URL"] = database_url
     settings.update(config or {})
     url = str(settings["PUBLIC_URL"])
-    probe = create_app(None, instance_path=instance_path, overrides=settings)   # schema ready, settings checked
+    # schema ready, settings checked; its bots stay idle (the workers play them, each after its fork)
+    probe = create_app(None, instance_path=instance_path, overrides={**settings, "BOTS": False})
     store = probe.extensions["companion_store"]
     print(f"labkit companion: {store.db.kind} database, {workers} worker(s) x {threads} threads, "
           f"fan-out {probe.extensions['companion_hub'].fanout.name}, "
@@ -152,6 +153,7 @@ def _end_streams_on_stop(worker: Any) -> None:
 
     def on_term(signum: int, frame: Any) -> None:
         worker.wsgi.extensions["companion_hub"].close()
+        worker.wsgi.extensions["companion_bots"].stop(timeout=1.0)
         if callable(previous):
             previous(signum, frame)
 

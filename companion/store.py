@@ -17,6 +17,7 @@ from typing import Any
 
 from companion.db import Database, open_database
 from companion.errors import NoSuchTable
+from companion.store_bots import BotStore
 from companion.store_seats import SeatStore
 from companion.store_upkeep import Upkeep
 from companion.store_words import CodeTaken, VersionConflict, is_unique_violation as _is_unique_violation, now
@@ -50,9 +51,10 @@ class LogEntry:
     action: dict[str, Any]
 
 
-class Store(SeatStore, Upkeep):
+class Store(SeatStore, BotStore, Upkeep):
     """Tables and their play here; seats, handovers and rematches in
-    :mod:`companion.store_seats`; upkeep in :mod:`companion.store_upkeep`."""
+    :mod:`companion.store_seats`; bot seats in :mod:`companion.store_bots`;
+    upkeep in :mod:`companion.store_upkeep`."""
 
     def __init__(self, database: Database) -> None:
         self.db = database

@@ -18,7 +18,7 @@ class SeatStore:
     def seats(self, table_id: int) -> list[dict[str, Any]]:
         """Every seat with its token's digest (the referee finds a phone's seat among them)."""
         with self.db.connect() as c:
-            return c.all("SELECT seat, name, token, joined_at FROM seats WHERE table_id = ? ORDER BY seat",
+            return c.all("SELECT seat, name, token, joined_at, bot FROM seats WHERE table_id = ? ORDER BY seat",
                          (table_id,))
 
     def _bump(self, c: Any, table_id: int, expected_version: int | None, lobby: bool = False) -> int:
@@ -35,15 +35,16 @@ class SeatStore:
             raise VersionConflict()
         return int(row["version"])
 
-    def add_seat(self, table_id: int, expected_version: int, seat: int, name: str, token_digest: str) -> int:
-        """Seat a player at a table still in its lobby and still at
-        ``expected_version``. Returns the new version."""
+    def add_seat(self, table_id: int, expected_version: int, seat: int, name: str, token_digest: str,
+                 bot: str | None = None) -> int:
+        """Seat a player (or a bot of level ``bot``) at a table still in its
+        lobby and still at ``expected_version``. Returns the new version."""
         with self.db.connect() as c:
             try:
                 with c.write():
                     version = self._bump(c, table_id, expected_version, lobby=True)
-                    c.execute("INSERT INTO seats (table_id, seat, name, token, joined_at) VALUES (?, ?, ?, ?, ?)",
-                              (table_id, seat, name, token_digest, now()))
+                    c.execute("INSERT INTO seats (table_id, seat, name, token, joined_at, bot) "
+                              "VALUES (?, ?, ?, ?, ?, ?)", (table_id, seat, name, token_digest, now(), bot))
             except VersionConflict:
                 raise
             except Exception as exc:
@@ -73,7 +74,8 @@ class SeatStore:
         old one stops working. Returns the new version."""
         with self.db.connect() as c:
             with c.write():
-                row = c.one("UPDATE seats SET token = ? WHERE table_id = ? AND seat = ? RETURNING seat",
+                # a secret given out is a person's, so a bot's seat given one is theirs now
+                row = c.one("UPDATE seats SET token = ?, bot = NULL WHERE table_id = ? AND seat = ? RETURNING seat",
                             (token_digest, table_id, seat))
                 if row is None:
                     raise NotFound(f"There is no seat {seat + 1} at this table.")
@@ -114,7 +116,9 @@ class SeatStore:
                 if row["expires_at"] <= now():
                     return seat, "expired"
                 c.execute("UPDATE handovers SET used_at = ? WHERE nonce = ?", (now(), nonce))
-                c.execute("UPDATE seats SET token = ? WHERE table_id = ? AND seat = ?", (token_digest, table_id, seat))
+                # a link is for a phone, so a bot's seat claimed with one is a person's from now on
+                c.execute("UPDATE seats SET token = ?, bot = NULL WHERE table_id = ? AND seat = ?",
+                          (token_digest, table_id, seat))
                 self._bump(c, table_id, None)
         return seat, "ok"
 
@@ -128,9 +132,9 @@ class SeatStore:
         return version
 
     def rematch(self, table: dict[str, Any], code: str, seed: int, host_token: str,
-                seats: list[tuple[str, str]]) -> dict[str, Any]:
+                seats: list[tuple[str, str, str | None]]) -> dict[str, Any]:
         """A new table for the same game, options and seats (``(name, token
-        digest)`` each), in its lobby; the old table points to it."""
+        digest, bot level or None)`` each), in its lobby; the old table points to it."""
         t = now()
         with self.db.connect() as c:
             try:
@@ -143,9 +147,9 @@ class SeatStore:
                         "INSERT INTO game_tables (code, game, seed, options, host_token, status, created_at, "
                         "updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?) RETURNING *",
                         (code, table["game"], seed, json.dumps(table["options"], sort_keys=True), host_token, t, t))
-                    for i, (name, digest) in enumerate(seats):
-                        c.execute("INSERT INTO seats (table_id, seat, name, token, joined_at) VALUES (?, ?, ?, ?, ?)",
-                                  (row["id"], i, name, digest, t))
+                    for i, (name, digest, bot) in enumerate(seats):
+                        c.execute("INSERT INTO seats (table_id, seat, name, token, joined_at, bot) "
+                                  "VALUES (?, ?, ?, ?, ?, ?)", (row["id"], i, name, digest, t, bot))
             except VersionConflict:
                 raise
             except Exception as exc:

@@ -1,0 +1,256 @@
+"""The bots at the tables: one driver thread per serving process, and a pool
+of worker processes where the bots think.
+
+The driver watches the tables being played with a bot seat (a query every
+``BOT_POLL_S``, and at once when this process commits a change). When a bot
+is to move it sends the question to the pool and goes on: no request thread
+and no driver step ever waits on a bot's thinking. A question is plain data,
+the seat's state with its hidden parts dealt afresh (``resample_hidden``:
+what the seat cannot see never leaves this process), the level, the budget
+and the decision's seed, :func:`engine.bots.stream.decision_seed` of (the
+table's seed, the seat, how many actions the seat has in the log): so a bot's
+moves are reproducible from the table's seed, and an undone move is chosen
+again the same way.
+
+An answer is played through :meth:`companion.referee.Referee.act`, the path
+of a person's move (the same checks, log, narration and live updates), no
+sooner than ``BOT_PACE_S`` after the seat was first asked, so people can
+follow, and only on the version it was chosen on (``strict``; anything else
+and the bot thinks again). Its action id, ``bot-seat<seat>-v<version>``, makes it
+the same request wherever it comes from: two processes that both drive a
+table (several workers after a restart) log it once.
+
+A worker that dies breaks the pool (``BrokenProcessPool``): the driver starts
+a new pool and asks again; a bot's own error is logged with its traceback and
+its seat waits until the table changes (an undo, a person taking the seat).
+Nothing here is kept in memory that the database does not hold: a restarted
+server's driver finds the same tables and the same questions.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import threading
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.bots import Budget
+from engine.bots.stream import decision_seed
+from companion.bot_worker import think
+from companion.db import StorageError
+from companion.errors import Conflict, REFUSALS
+from labkit import registry
+
+if TYPE_CHECKING:
+    from companion.referee import Referee
+
+log = logging.getLogger(__name__)
+
+_HIDDEN = -7
+"""The "seat" of the stream that deals a question's hidden parts: apart from
+every bot's own stream (a bot's choice does not depend on it: every game's
+``resample_hidden`` is canonical, docs/design/bots.md)."""
+
+
+BROKEN_S = 30.0
+"""A table whose driving raised something unexpected (a bug, logged with its
+traceback) is left alone this long, rather than failing again at every poll."""
+UNDO_HOLD = 5
+"""After an undo or a take-back, a bot waits this many paces before it moves."""
+
+
+@dataclass
+class _Job:
+    version: int
+    decision: int
+    future: Future
+    due: float
+
+
+class Driver:
+    """Plays the bot seats of every table this process serves."""
+
+    def __init__(self, referee: "Referee", *, pace: float = 1.0, processes: int = 1, budget: Budget | None = None,
+                 poll: float = 0.25, idle: float = 30.0) -> None:
+        self.referee = referee
+        self.pace = pace          # seconds from a bot's turn to its move, at the least
+        self.processes = processes
+        self.budget = budget or Budget()
+        self.poll = poll          # how often the tables are read (another worker's changes)
+        self.idle = idle          # with no table to drive for this long, the thread and its pool stop
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._pool: ProcessPoolExecutor | None = None
+        self._jobs: dict[tuple[str, int], _Job] = {}
+        self._asked: dict[tuple[str, int, int], float] = {}   # (code, seat, decision) -> when first asked
+        self._failed: set[tuple[str, int, int]] = set()       # (code, seat, version) a bot could not play
+        self._broken: dict[str, float] = {}                   # code -> when driving it last raised
+        self._stopping = False
+
+    # --- the thread ------------------------------------------------------------------
+    def start(self) -> None:
+        """Make sure the driver runs (a table gained a bot, or the app found
+        one being played when it started)."""
+        with self._lock:
+            self._stopping = False
+            self._wake.set()
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="labkit-bots", daemon=True)
+                self._thread.start()
+
+    def poke(self) -> None:
+        """Something changed here: look at the tables now, not at the next poll."""
+        self._wake.set()
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the thread and the pool (a test, a worker shutting down)."""
+        with self._lock:
+            self._stopping = True
+            thread = self._thread
+        self._wake.set()
+        if thread is not None:
+            thread.join(timeout)
+        self._close_pool()
+
+    def _run(self) -> None:
+        quiet_since = time.monotonic()
+        while not self._stopping:
+            try:
+                busy = self._round()
+            except StorageError as exc:   # the database is busy or away for a moment: try again at the next poll
+                log.warning("bots: %s", exc)
+                busy = True
+            now = time.monotonic()
+            if busy:
+                quiet_since = now
+            elif now - quiet_since > self.idle:
+                self._close_pool()
+                with self._lock:
+                    if not self._wake.is_set():   # nobody asked for the driver meanwhile: stop until asked
+                        self._thread = None
+                        return
+            self._wake.wait(self._pause())
+            self._wake.clear()
+        self._close_pool()
+        with self._lock:
+            self._thread = None
+
+    def _pause(self) -> float:
+        """Until the next move falls due, or the next poll."""
+        now = time.monotonic()
+        due = [job.due - now for job in self._jobs.values() if job.future.done()]
+        return max(0.0, min([self.poll, *due]))
+
+    def _round(self) -> bool:
+        """One look at every table with a bot: whether there was any."""
+        codes = self.referee.store.bot_tables()
+        for key in [k for k in self._jobs if k[0] not in codes]:   # finished, undone to the lobby, forgotten
+            self._jobs.pop(key).future.cancel()
+        self._asked = {k: v for k, v in self._asked.items() if k[0] in codes}
+        self._failed = {k for k in self._failed if k[0] in codes}
+        now = time.monotonic()
+        for code in codes:
+            if self._stopping:
+                break
+            if self._broken.get(code, -BROKEN_S) > now - BROKEN_S:
+                continue
+            try:
+                self._table(code)
+            except REFUSALS as exc:   # the table went away or changed under us: the next round looks again
+                log.info("bots at %s: %s", code, exc)
+            except Exception:  # logged with its traceback, not hidden: one broken table must not stop the others
+                log.exception("bots at %s (left alone for %g s)", code, BROKEN_S)
+                self._broken[code] = now
+        return bool(codes)
+
+    # --- one table -------------------------------------------------------------------
+    def _table(self, code: str) -> None:
+        snap = self.referee.snapshot(code)
+        if not snap.started or snap.over:
+            return
+        bots = {int(s["seat"]): s["bot"] for s in snap.seats if s.get("bot")}
+        for seat in snap.to_move():
+            key = (code, seat)
+            job = self._jobs.get(key)
+            if seat not in bots:                 # a person took the seat back
+                if job is not None:
+                    self._jobs.pop(key).future.cancel()
+                continue
+            if job is not None and job.version == snap.version:
+                if job.future.done() and time.monotonic() >= job.due:
+                    self._jobs.pop(key)
+                    self._play(snap, seat, job)
+                    return                       # the table moved on: the next round reads it again
+                continue
+            if job is not None:                  # asked on a version that is gone: ask again
+                self._jobs.pop(key).future.cancel()
+            if (code, seat, snap.version) not in self._failed:
+                self._ask(snap, seat, bots[seat])
+
+    def _ask(self, snap, seat: int, level: str) -> None:
+        table = snap.table
+        decision = self.referee.store.decisions(table["id"], seat)
+        first = self._asked.setdefault((snap.code, seat, decision), time.monotonic())
+        seed = decision_seed(int(table["seed"]), seat, decision)
+        dealt = decision_seed(int(table["seed"]), _HIDDEN - seat, decision)
+        sample = snap.game.resample_hidden(snap.state, seat, dealt)
+        future = self._submit(registry.find(table["game"]), snap.game.to_dict(sample), seat, level, seed)
+        if future is not None:
+            future.add_done_callback(lambda _: self._wake.set())
+            # Just after an undo a bot would make its undone move again at
+            # once (its stream is the same): it waits longer, so that the host
+            # can take back several moves in a row.
+            pause = self.pace * UNDO_HOLD if table["rewound_at"] == snap.version else self.pace
+            self._jobs[(snap.code, seat)] = _Job(snap.version, decision, future, first + pause)
+
+    def _play(self, snap, seat: int, job: _Job) -> None:
+        error = job.future.exception()
+        if isinstance(error, BrokenProcessPool):
+            log.warning("a bot worker died; starting another (table %s, seat %d)", snap.code, seat + 1)
+            self._close_pool()
+            return
+        if error is not None:
+            log.error("the bot of seat %d at %s failed on version %d", seat + 1, snap.code, snap.version,
+                      exc_info=error)
+            self._failed.add((snap.code, seat, snap.version))
+            return
+        try:
+            self.referee.act(snap, seat, job.future.result(), snap.version, f"bot-seat{seat}-v{snap.version}",
+                             strict=True)
+        except Conflict:
+            return   # the table moved since: the bot thinks again on the new version
+        except REFUSALS as exc:  # the rules refused a bot's move: a bug in the game's bot support
+            log.error("the rules refused the bot of seat %d at %s: %s", seat + 1, snap.code, exc)
+            self._failed.add((snap.code, seat, snap.version))
+            return
+        self._asked.pop((snap.code, seat, job.decision), None)
+
+    # --- the pool ----------------------------------------------------------------------
+    def _submit(self, *args) -> Future | None:
+        if self._pool is None:
+            # spawn, not fork: the serving process has threads (and their locks)
+            # that a forked child would inherit mid-use
+            self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            return self._pool.submit(think, *args, self.budget)
+        except BrokenProcessPool:   # a worker died while idle: the next round starts a new pool
+            log.warning("a bot worker died; starting another")
+            self._close_pool()
+            return None
+
+    def _close_pool(self) -> None:
+        pool, self._pool = self._pool, None
+        for job in self._jobs.values():
+            job.future.cancel()
+        self._jobs.clear()
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)

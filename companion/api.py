@@ -171,6 +171,23 @@ def new_seat_token(code: str, seat: int) -> Any:
     return jsonify({"seat": seat, "token": token})
 
 
+@bp.post("/tables/<code>/bots")
+def add_bot(code: str) -> Any:
+    """The host seats a bot in the lobby (companion.bot_seats)."""
+    caller = _seated(code, host=True)
+    data = _body()
+    snap = get_referee().add_bot(caller.snap, data.get("level"), data.get("name"))
+    return _answer(again(caller, snap), 201)
+
+
+@bp.post("/tables/<code>/seats/<int:seat>/bot")
+def hand_to_bot(code: str, seat: int) -> Any:
+    """The host hands a seat whose player left to a bot, mid-game."""
+    caller = _seated(code, host=True)
+    snap = get_referee().hand_to_bot(caller.snap, seat, _body().get("level"))
+    return _answer(again(caller, snap))
+
+
 @bp.post("/tables/<code>/start")
 def start(code: str) -> Any:
     caller = _seated(code, host=True)

@@ -25,7 +25,7 @@ def _validator(app: Any, path: str, method: str, status: int) -> Draft202012Vali
 
 def _template(url: str) -> str:
     url = re.sub(r"/api/tables/[^/]+", "/api/tables/{code}", url.split("?")[0])
-    return re.sub(r"/seats/\d+/token$", "/seats/{seat}/token", url)
+    return re.sub(r"/seats/\d+/(token|bot)$", r"/seats/{seat}/\1", url)
 
 
 def check(app: Any, method: str, url: str, response: Any) -> Any:
@@ -194,7 +194,8 @@ def test_no_input_makes_the_api_answer_500(app: Any, fuzz_table: dict[str, Any],
              ("POST", f"/api/tables/{code}/seats"), ("POST", f"/api/tables/{code}/start"),
              ("POST", f"/api/tables/{code}/actions"), ("POST", f"/api/tables/{code}/undo"),
              ("GET", f"/api/tables/{code}/score"), ("POST", "/api/games/labnotes/sheet"),
-             ("POST", f"/api/tables/{code}/seats/1/token"), ("POST", f"/api/tables/{code}/seats/9/token")]
+             ("POST", f"/api/tables/{code}/seats/1/token"), ("POST", f"/api/tables/{code}/seats/9/token"),
+             ("POST", f"/api/tables/{code}/bots"), ("POST", f"/api/tables/{code}/seats/1/bot")]
     method, url = data.draw(st.sampled_from(paths))
     if data.draw(st.booleans()):
         url = url.replace(code, data.draw(st.text(st.characters(min_codepoint=33, max_codepoint=0x2FFF, exclude_characters="/?#.%\\"),

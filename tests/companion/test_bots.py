@@ -285,3 +285,29 @@ def test_the_level_words_name_every_engine_level() -> None:
     from engine.bots import LEVELS as ENGINE
 
     assert sorted(LEVELS.values()) == sorted(ENGINE) and list(LEVELS) == ["easy", "medium", "hard"]
+
+
+def test_bots_through_the_api(bot_app: Any) -> None:
+    """The host's token seats a bot in the lobby and hands a seat to one mid-game (what the
+    load bench and other programs use); each answer is described by the OpenAPI document."""
+    from tests.companion.conftest import Api
+    from tests.companion.test_api import check
+
+    api = Api(bot_app.test_client())
+    t = api.table("toyrace", players=["Ann"], start=False)
+    code, host = t["code"], t["host"]
+    url = f"/api/tables/{code}/bots"
+    assert check(bot_app, "POST", url, api.call("POST", url, {"level": "hard"})).status_code == 401
+    refused = check(bot_app, "POST", url, api.call("POST", url, {"level": "genius"}, host))
+    assert refused.status_code == 400 and "easy, medium or hard" in refused.json["error"]
+    added = check(bot_app, "POST", url, api.call("POST", url, {"level": "medium", "name": "Marie"}, host))
+    assert added.status_code == 201 and [s["bot"] for s in added.json["seats"]] == [None, "greedy"]
+    started = api.call("POST", f"/api/tables/{code}/start", {"version": added.json["version"]}, host)
+    assert started.status_code == 200, started.json
+    handed = f"/api/tables/{code}/seats/0/bot"
+    response = check(bot_app, "POST", handed, api.call("POST", handed, {"level": "easy"}, host))
+    assert response.status_code == 200 and [s["bot"] for s in response.json["seats"]] == ["random", "greedy"]
+    assert api.act(code, t["tokens"][0], {"type": "bet", "guess": "high"}).status_code == 403  # Ann's token went with the seat
+    referee = bot_app.extensions["companion_referee"]
+    _wait(lambda: referee.snapshot(code).over)
+    _check_moves(referee, code)

@@ -233,6 +233,8 @@ class Run:
     database: str
     workers: int
     pace: str
+    bots: int = 0
+    """Bot seats per table (medium), after the phones."""
     result: dict[str, Any] = field(default_factory=dict)
     server_cpu_s: float = 0.0
     db_cpu_s: float = 0.0
@@ -287,6 +289,8 @@ def drive(run: Run, script: str, url: str, game: str, phones: int, server: Proce
     of the server, PostgreSQL and the whole machine over its measured window."""
     cmd = ["node", str(LOAD / script), "--url", url, "--game", game, "--tables", str(TABLES),
            "--phones", str(phones), "--pace", run.pace, "--seconds", str(SECONDS)]
+    if run.bots:
+        cmd += ["--bots", str(run.bots)]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def sample() -> tuple[float, float, float]:

@@ -23,6 +23,10 @@
 //   node bench/load/phones.mjs --url http://127.0.0.1:5000 --game GAME \
 //        --tables 50 --phones 4 --pace human --seconds 15
 //
+// `--bots N` seats N bots (`--botLevel`, default medium) after the phones, each
+// table's server-side player; their moves count as changes the phones see,
+// not as actions measured.
+//
 // Table set-up (create and start) goes through the JSON API with the host's
 // token; joining and every move go through the pages. Prints one JSON line
 // per phase to stdout: {"phase":"ready"} once every table has started and
@@ -37,7 +41,7 @@ import { cpuSince, now, options, rng, say, sleep, summary, thinker } from "./com
 
 const opt = options(process.argv.slice(2), {
   url: "http://127.0.0.1:5000", game: "", tables: 50, phones: 4, pace: "human", seconds: 15, seed: 1,
-  thinkMin: 0.5, thinkMax: 2.5, setupConcurrency: 8, drain: 1.5, debug: false,
+  thinkMin: 0.5, thinkMax: 2.5, setupConcurrency: 8, drain: 1.5, debug: false, bots: 0, botLevel: "medium",
 });
 if (!opt.game) {
   console.error("phones.mjs: name the game to play (--game, one of the server's games)");
@@ -448,9 +452,16 @@ class Table {
       phone.reset();
       await phone.join();
     }
+    // Bot seats (--bots N): seated by the host's token after the phones, so
+    // the phones keep seats 0.. and a bot plays the seats after them.
+    for (let i = 0; i < opt.bots; i++) {
+      const added = await api("POST", `/api/tables/${this.code}/bots`, { level: opt.botLevel }, this.hostToken);
+      if (added.status !== 201) throw new Error(`bot: ${added.status} ${JSON.stringify(added.json)}`);
+    }
     for (const phone of this.phones) phone.openStream();
     await this.streamsOpen();
-    const version = Math.max(...this.phones.map((p) => p.version));
+    let version = Math.max(...this.phones.map((p) => p.version));
+    if (opt.bots) version = (await api("GET", `/api/tables/${this.code}/version`)).json.version;
     const started = await api("POST", `/api/tables/${this.code}/start`, { version }, this.hostToken);
     if (started.status !== 200) throw new Error(`start: ${started.status} ${JSON.stringify(started.json)}`);
     stats.tables_started++;
@@ -550,7 +561,7 @@ async function main() {
 
   say({
     result: {
-      kind: "companion", game: opt.game, tables: opt.tables, phones_per_table: opt.phones, pace: opt.pace,
+      kind: "companion", game: opt.game, tables: opt.tables, phones_per_table: opt.phones, bots_per_table: opt.bots, pace: opt.pace,
       seconds, window_seconds: window, setup_seconds: setupSeconds,
       answered: stats.act.length, applied: stats.applied, actions_per_s: stats.applied / seconds,
       act_ms: summary(stats.act), seen_ms: summary(stats.seen),

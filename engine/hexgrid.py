@@ -70,18 +70,35 @@ class HexField:
         return (self.cols - 1 + extra + 1, (self.rows - 1) * ROW_HEIGHT + 1)
 
 
+EMBED_STEPS = 200_000
+"""A bound, not a rule: the placements :func:`search_embedding` tries before
+it gives up (about a second). Every compound of the games' own sets is placed
+in a few thousand; a large branched one that does not fit could otherwise keep
+the search (and ``labkit validate``) going for hours."""
+
+
 def embed(atoms: list[str], bonds: dict[tuple[int, int], int], field: HexField,
           start: Space | None = None) -> dict[int, Space] | None:
+    """:func:`search_embedding`'s placement, or ``None`` (none, or none found within the bound)."""
+    return search_embedding(atoms, bonds, field, start)[0]
+
+
+def search_embedding(atoms: list[str], bonds: dict[tuple[int, int], int], field: HexField,
+                     start: Space | None = None) -> tuple[dict[int, Space] | None, bool]:
     """Place a molecular graph on a field so that bonded atoms sit on adjacent
     spaces, or ``None`` if it cannot be done. Used to prove a card's compound
     is buildable and to draw it the way it looks on a note sheet.
 
     Backtracking from the most-bonded atom outward, preferring spaces near the
-    middle so that drawings come out compact.
+    middle so that drawings come out compact. Returns the placement (or
+    ``None``) and whether the search stopped at :data:`EMBED_STEPS` before
+    deciding.
     """
     n = len(atoms)
     if n == 0:
-        return {}
+        return {}, False
+    if n > len(field):
+        return None, False
     nb: dict[int, list[int]] = {i: [] for i in range(n)}
     for (i, j) in bonds:
         nb[i].append(j)
@@ -93,7 +110,7 @@ def embed(atoms: list[str], bonds: dict[tuple[int, int], int], field: HexField,
             if j not in order:
                 order.append(j)
     if len(order) != n:
-        return None  # not connected: one molecule per card
+        return None, False  # not connected: one molecule per card
     mid = ((field.rows - 1) / 2, (field.cols - 1) / 2)
 
     def closeness(s: Space) -> float:
@@ -104,10 +121,14 @@ def embed(atoms: list[str], bonds: dict[tuple[int, int], int], field: HexField,
     starts = [start] if start else sorted(field, key=closeness)
     placed: dict[int, Space] = {}
     taken: set[Space] = set()
+    steps = [0]
 
     def extend(k: int) -> bool:
         if k == n:
             return True
+        steps[0] += 1
+        if steps[0] > EMBED_STEPS:
+            return False
         i = order[k]
         anchors = [placed[j] for j in nb[i] if j in placed]
         options = [s for s in field.neighbours(anchors[0]) if s not in taken]
@@ -125,8 +146,8 @@ def embed(atoms: list[str], bonds: dict[tuple[int, int], int], field: HexField,
         placed = {first: s}
         taken = {s}
         if extend(1):
-            return placed
-    return None
+            return placed, False
+    return None, steps[0] > EMBED_STEPS
 
 
 def bond_lines(a: tuple[float, float], b: tuple[float, float], order: int, spread: float,

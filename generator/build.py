@@ -37,7 +37,7 @@ from generator.manifest import Component
 from generator.pdf import Face, Piece, SheetPdf, write_calibration, write_pieces, write_tiles
 from generator.printable import BuildError, Printable, Rendered, check, load
 from generator.svg import RenderError
-from labkit import cardsets, registry
+from labkit import cardsets, registry, setfiles
 
 CACHE_NAME = ".labkit-cache.json"
 
@@ -86,8 +86,8 @@ def plan(options: BuildOptions) -> list[tuple[Printable, Rendered]]:
     games = registry.games()
     if options.data_dir is not None:
         folder = Path(options.data_dir)
-        if not folder.is_dir():
-            raise BuildError(f"{folder}: not a folder")
+        if not setfiles.is_set_path(folder):
+            raise BuildError(f"{folder}: not a folder or a .zip")
         if len(options.games) > 1:
             raise BuildError("--data builds one game's card set: name at most one --game")
         try:

@@ -53,7 +53,7 @@ def load(game: GameDescriptor, folder: Path | None = None) -> Printable:
         cardset = cardsets.cardset(game, folder)
     except DataError as exc:
         problems.extend(exc.problems)
-    raw = (folder / MANIFEST).read_bytes() if (folder / MANIFEST).is_file() else None
+    raw = cardsets.manifest_bytes(folder)  # a folder's or a zip's
     files = CardFiles({MANIFEST: raw} if raw is not None else {}, cardsets.display_path(folder))
     try:
         manifest = parse_manifest(files)

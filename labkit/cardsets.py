@@ -1,6 +1,7 @@
 """Card sets on disk: the thin layer that reads a game's data folder (the
-rulebook's, or an author's copy) and hands the bytes to the game's own
-parser, which does all the checking without touching a file.
+rulebook's, or an author's copy, or a zip of one: :mod:`labkit.setfiles`)
+and hands the bytes to the game's own parser, which does all the checking
+without touching a file.
 
 >>> from labkit import registry
 >>> games = [new_game(g) for g in registry.games().values()]
@@ -11,8 +12,7 @@ True
 from __future__ import annotations
 
 import importlib.util
-import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,8 @@ from pydantic import ConfigDict
 
 from engine.data import CardFiles, DataError, Model, Problem, parse_yaml
 from engine.descriptor import GameDescriptor
-from labkit import registry
+from labkit import registry, setfiles
+from labkit.setfiles import SET_MANIFEST, SetInfo
 
 MANIFEST = "game.yaml"
 
@@ -52,15 +53,22 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
+def set_file_names(game: GameDescriptor) -> tuple[str, ...]:
+    """The files a card set of ``game`` may hold: its card files and the two manifests."""
+    return (*game.card_files, MANIFEST, SET_MANIFEST)
+
+
 def read(game: GameDescriptor, folder: Path) -> CardFiles:
-    """The raw files of a card set (a missing one is reported by the parser)."""
-    folder = Path(folder)
-    files = {}
-    for name in game.card_files:
-        path = folder / name
-        if path.is_file():
-            files[name] = path.read_bytes()
+    """The raw card files of a card set, a folder or a zip (a missing one is
+    reported by the parser; problems of the set itself by :func:`cardset`)."""
+    files, _, _ = setfiles.collect(Path(folder), display_path(folder), game.card_files)
     return CardFiles(files, display_path(folder))
+
+
+def manifest_bytes(folder: Path) -> bytes | None:
+    """The ``game.yaml`` of a set (a folder or a zip), or ``None``."""
+    files, _, _ = setfiles.collect(Path(folder), display_path(folder), (MANIFEST,))
+    return files.get(MANIFEST)
 
 
 @dataclass(frozen=True, eq=False)
@@ -71,8 +79,18 @@ class CardSet:
 
     game: GameDescriptor
     folder: Path
+    """Where it was read from: a folder or a zip."""
     files: CardFiles
     cards: Any
+    info: SetInfo | None = None
+    """Its ``set.yaml``, if it has one (the rulebook's own sets do not)."""
+    set_files: dict[str, bytes] = field(default_factory=dict)
+    """Every file of the set, manifests included, by name: what is packed and hashed."""
+
+    @cached_property
+    def content_hash(self) -> str:
+        """:func:`labkit.setfiles.content_hash` of its files: the same from a folder and from its zip."""
+        return setfiles.content_hash(self.set_files)
 
     @cached_property
     def play(self) -> Game:
@@ -85,33 +103,50 @@ class CardSet:
         return None if found is None else (self.files.shown(found[0]), found[1])
 
 
-def _stamp(game: GameDescriptor, folder: Path) -> tuple:
-    """What changes when a card set is edited: each file's size and time."""
-    out = []
-    for name in game.card_files:
-        try:
-            st = os.stat(Path(folder) / name)
-            out.append((name, st.st_size, st.st_mtime_ns))
-        except OSError:
-            out.append((name, None, None))
-    return tuple(out)
-
-
 @lru_cache(maxsize=16)
-def _cardset(game: GameDescriptor, folder: Path, stamp: tuple) -> CardSet:
-    files = read(game, folder)
+def _cardset(game: GameDescriptor, folder: Path, shown: str, stamp: tuple) -> CardSet:
+    found, problems, refused = setfiles.collect(folder, shown, set_file_names(game),
+                                                f"a {game.title}" if game.title else "a")
+    files = CardFiles({n: found[n] for n in game.card_files if n in found}, shown)
+    info = _info(files, found, game, problems)
     try:
         cards = game.parse_cards(files)
     except DataError as exc:
-        raise DataError(files.numbered(exc.problems)) from None
-    return CardSet(game, folder, files, cards)
+        refused_shown = {files.shown(n) for n in refused}  # already said why it was not read
+        problems.extend(p for p in files.numbered(exc.problems)
+                        if not (p.path in refused_shown and p.message == "file is missing"))
+        cards = None
+    if problems:
+        raise DataError(problems)
+    return CardSet(game, folder, files, cards, info, dict(found))
+
+
+def _info(files: CardFiles, found: dict[str, bytes], game: GameDescriptor, problems: list[Problem]) -> SetInfo | None:
+    """The set's ``set.yaml``, read and checked against the game it is for."""
+    if SET_MANIFEST not in found:
+        return None
+    manifest = CardFiles({SET_MANIFEST: found[SET_MANIFEST]}, files.folder)
+    info = manifest.document(SET_MANIFEST, SetInfo, problems)
+    if info is not None and info.game != game.name:
+        problems.append(Problem(manifest.shown(SET_MANIFEST), 1, "game", f"expected {game.name!r} (the game "
+                                f"game.yaml names), found {info.game!r}", label="key"))
+    return info
 
 
 def cardset(game: GameDescriptor, folder: Path | None = None) -> CardSet:
-    """The card set in ``folder`` (default: the rulebook's); raises
-    :class:`DataError` with every problem. Read again only when a file changed."""
+    """The card set in ``folder``, a folder or a zip (default: the
+    rulebook's); raises :class:`DataError` with every problem, of the set's
+    files and of its data. Read again only when a file changed."""
     folder = Path(folder) if folder is not None else data_dir(game)
-    return _cardset(game, folder.resolve(), _stamp(game, folder))
+    return _cardset(game, folder.resolve(), display_path(folder), setfiles.stamp(folder, set_file_names(game)))
+
+
+def open_set(path: Path, game: GameDescriptor | None = None) -> CardSet:
+    """A card set from a folder or a zip, whichever game its ``game.yaml``
+    names (or ``game``): read, checked (every problem in one
+    :class:`DataError`) and ready to play (``.play``), with its
+    ``content_hash`` and ``info``. What the companion opens a shared set with."""
+    return cardset(game or game_of_folder(path, registry.games()), path)
 
 
 def load(game: GameDescriptor, folder: Path | None = None) -> Any:
@@ -144,12 +179,11 @@ class _Which(Model):
 
 
 def game_of_folder(folder: Path, games: dict[str, GameDescriptor]) -> GameDescriptor:
-    """Which game an author's data folder is a copy of: its ``game.yaml`` says."""
-    files = CardFiles({MANIFEST: (Path(folder) / MANIFEST).read_bytes()} if (Path(folder) / MANIFEST).is_file()
-                      else {}, display_path(Path(folder)))
-    problems: list[Problem] = []
+    """Which game an author's data folder (or zip) is a copy of: its ``game.yaml`` says."""
+    found, problems, _ = setfiles.collect(Path(folder), display_path(Path(folder)), (MANIFEST,))
+    files = CardFiles(found, display_path(Path(folder)))
     text = files.text(MANIFEST, problems)
-    if text is None:
+    if text is None:  # (a zip's other problems are the set's, reported when it is read)
         raise DataError(problems)
     which = parse_yaml(text, files.shown(MANIFEST), _Which)
     if which.game not in games:

@@ -1,6 +1,6 @@
-"""``labkit``: list the games, build the print-and-play set, check card
-data, run a game's paper tools (score a sheet, check a reaction), play
-bot-only games, serve the table companion. Every game comes from the registry (:mod:`labkit.registry`);
+"""``labkit``: list the games, build the print-and-play set, start, check
+and pack card sets, run a game's paper tools (score a sheet, check a
+reaction), play bot-only games, serve the table companion. Every game comes from the registry (:mod:`labkit.registry`);
 nothing here names one.
 
 Every failure a person can cause (an unknown game, a broken data file, a
@@ -88,13 +88,14 @@ def build(names, games, paper, bleed, layout_, out: Path, data_dir, no_backs, ba
     """Render every component to PDF (A4 and Letter) and SVG: of every game,
     or of the GAMEs named (like --game)."""
     from generator.build import BuildError, BuildOptions, build as run_build
+    from labkit.setfiles import is_set_path
 
     options = BuildOptions(
         games=list(dict.fromkeys([*names, *games])), papers=("a4", "letter") if paper == "both" else (paper,),
         bleed=bleed, out=out, data_dir=data_dir, layouts=("grid", "bleed") if layout_ == "both" else (layout_,),
         backs=not no_backs, back_offset=back_offset, ink_saver=ink_saver, svg=not no_svg, force=force)
-    if data_dir is not None and not Path(data_dir).is_dir():
-        _fail(f"{data_dir}: not a folder (give a copy of a game's data folder, from cardsdata/)")
+    if data_dir is not None and not is_set_path(data_dir):
+        _fail(f"{data_dir}: not a folder or a .zip (give a card set: labkit new-set makes one)")
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=err, transient=True) as progress:
@@ -146,17 +147,18 @@ def validate(folders, game) -> None:
     from engine.data import DataError
     from generator.printable import BuildError, check, load
     from labkit.cardsets import data_dir, display_path, game_of_folder
+    from labkit.setfiles import is_set_path
 
     games = registry.games()
     targets = []
     if not folders:
         targets = [(g, data_dir(g)) for g in games.values()]
     for folder in folders:
-        if not folder.is_dir() and str(folder) in games:      # a game's name: its own card set
+        if not is_set_path(folder) and str(folder) in games:  # a game's name: its own card set
             targets.append((games[str(folder)], data_dir(games[str(folder)])))
             continue
-        if not folder.is_dir():
-            _fail(f"{folder}: not a folder")
+        if not is_set_path(folder):
+            _fail(f"{folder}: not a folder or a .zip")
         try:
             targets.append((games[game] if game else game_of_folder(folder, games), folder))
         except DataError as exc:
@@ -177,6 +179,47 @@ def validate(folders, game) -> None:
         sys.exit(1)
     for desc, folder in targets:
         console.print(f"[green]ok[/green] {display_path(folder)} ({desc.name})")
+
+
+@main.command("new-set")
+@click.argument("game", type=click.Choice(registry.names()))
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--name", help="The set's name (default: the folder's).")
+@click.option("--author", default="", help="Who made it.")
+@click.option("--licence", default="", help="Under which licence you share it, e.g. CC-BY-4.0.")
+def new_set(game: str, folder: Path, name: str | None, author: str, licence: str) -> None:
+    """Start a card set of GAME in FOLDER (new or empty): a copy of the game's
+    own data and a set.yaml saying who made it."""
+    from engine.data import DataError
+    from labkit.sets import SetError, new_set as make
+
+    try:
+        written = make(registry.find(game), folder, name, author, licence)
+    except (SetError, DataError) as exc:  # DataError: the game's own data is broken
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"{exc.filename or folder}: {exc.strerror or exc}")
+    console.print(f"[green]made[/green] {folder}/: {', '.join(written)}\n"
+                  f"Edit the CSV and YAML files, then: labkit validate {folder}", highlight=False)
+
+
+@main.command("pack")
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="The zip to write (default: FOLDER.zip).")
+def pack_set(folder: Path, out: Path | None) -> None:
+    """Write the card set in FOLDER as one zip to share (its data checked
+    first; the same files always give the same zip)."""
+    from engine.data import DataError
+    from labkit.sets import SetError, pack
+
+    try:
+        written, opened = pack(folder, out)
+    except (DataError, SetError) as exc:
+        _fail(f"{folder} was not packed:\n{exc}" if isinstance(exc, DataError) else str(exc))
+    except OSError as exc:
+        _fail(f"{exc.filename or out}: {exc.strerror or exc}")
+    console.print(f"[green]packed[/green] {written} ({len(opened.set_files)} files, content "
+                  f"{opened.content_hash[:16]})", highlight=False)
 
 
 def _paper_command(verb: str) -> click.Command:

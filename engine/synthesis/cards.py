@@ -155,8 +155,9 @@ def parse(files: CardFiles) -> SynthesisCards:
     pattern_rows = files.table("patterns.csv", PatternRow, problems)
     chains = files.document("chains.yaml", ChainsData, problems)
     projects = files.document("projects.yaml", ProjectsData, problems)
-    where = {name: _Lines(files.files.get(name).decode("utf-8-sig") if isinstance(files.files.get(name), bytes)
-                          else files.files.get(name)) for name in FILES if name.endswith(".yaml")}
+    raw = {name: files.files.get(name) for name in FILES if name.endswith(".yaml")}
+    # lines only: a file that is not UTF-8 is reported by files.text above
+    where = {name: _Lines(r.decode("utf-8-sig", "replace") if isinstance(r, bytes) else r) for name, r in raw.items()}
 
     bonds: dict[str, BondShape] = {}
     mutations: dict[str, MutationFace] = {}

@@ -10,6 +10,10 @@ Two looks:
   hydrogens (``OH``, ``NH2``, ``CH3``), for molecules too large for a lattice
   (amino acids, nucleobases) and for salts (``Ca2+`` beside ``CO3 2-``).
 
+The depictions are real 2D geometry: every sp centre (H-C#C-H, N#C-R,
+O=C=O) is straight (CoordGen's layout, else RDKit's own when CoordGen bends
+one), and a molecule whose atoms lie on one line is laid level.
+
 Units: the bond length is 1, ``x`` grows to the right and ``y`` downwards,
 the top-left atom centre is at (0, 0). A renderer scales by its pitch.
 
@@ -179,18 +183,20 @@ def _depict(smiles: str, *, fold_hydrogens: bool) -> Layout:
         rdDepictor.SetPreferCoordGen(True)
         rdDepictor.Compute2DCoords(mol)
         conf = mol.GetConformer()
-        if any(math.isnan(conf.GetAtomPosition(i).x) for i in range(mol.GetNumAtoms())):
-            rdDepictor.SetPreferCoordGen(False)  # CoordGen gives up on some tiny molecules (H2): RDKit's own layout
+        if (any(math.isnan(conf.GetAtomPosition(i).x) for i in range(mol.GetNumAtoms()))
+                or _bent_sp_centres(mol, _points(mol))):
+            # CoordGen gives up on some tiny molecules (H2), and may bend a
+            # triple bond or an O=C=O: RDKit's own layout draws both straight
+            rdDepictor.SetPreferCoordGen(False)
             rdDepictor.Compute2DCoords(mol)
             rdDepictor.SetPreferCoordGen(True)
-    conf = mol.GetConformer()
-    lengths = [(conf.GetAtomPosition(b.GetBeginAtomIdx()) - conf.GetAtomPosition(b.GetEndAtomIdx())).Length()
-               for b in mol.GetBonds()]
+    points = _level(_points(mol), len(Chem.GetMolFrags(mol)) == 1)
+    lengths = [math.dist(points[b.GetBeginAtomIdx()], points[b.GetEndAtomIdx()]) for b in mol.GetBonds()]
     scale = 1.0 / (sum(lengths) / len(lengths)) if lengths else 1.0
     atoms = []
     for a in mol.GetAtoms():
-        p = conf.GetAtomPosition(a.GetIdx())
-        atoms.append(PlacedAtom(a.GetSymbol(), p.x * scale, -p.y * scale,
+        x, y = points[a.GetIdx()]
+        atoms.append(PlacedAtom(a.GetSymbol(), x * scale, -y * scale,
                                 a.GetTotalNumHs() if fold_hydrogens else 0, a.GetFormalCharge()))
     if len(atoms) > 1 and len(Chem.GetMolFrags(mol)) > 1:
         atoms = _spread_ions(atoms, Chem.GetMolFrags(mol))
@@ -199,6 +205,68 @@ def _depict(smiles: str, *, fold_hydrogens: bool) -> Layout:
         i, j = sorted((b.GetBeginAtomIdx(), b.GetEndAtomIdx()))
         bonds.append((i, j, int(b.GetBondTypeAsDouble())))
     return _layout(atoms, sorted(bonds), "skeletal" if fold_hydrogens else "explicit")
+
+
+SP_TOLERANCE = 3.0
+"""Degrees an sp centre's two bonds may bend from a straight line."""
+
+
+def _points(mol) -> list[tuple[float, float]]:
+    conf = mol.GetConformer()
+    return [(conf.GetAtomPosition(i).x, conf.GetAtomPosition(i).y) for i in range(mol.GetNumAtoms())]
+
+
+def sp_centres(orders_by_atom: dict[int, list[tuple[int, int]]]) -> list[tuple[int, int, int]]:
+    """``(neighbour, centre, neighbour)`` for every atom whose two bonds are
+    a triple and a single, or two doubles: an sp centre (H-C#C-H, N#C-R,
+    O=C=O, N=N+=O), straight in every real geometry.
+
+    >>> sp_centres({0: [(1, 2)], 1: [(0, 2), (2, 2)], 2: [(1, 2)]})   # O=C=O
+    [(0, 1, 2)]
+    """
+    out = []
+    for i, bonds in sorted(orders_by_atom.items()):
+        orders = sorted(o for _, o in bonds)
+        if len(orders) == 2 and (3 in orders or orders == [2, 2]):
+            (a, _), (b, _) = bonds
+            out.append((a, i, b))
+    return out
+
+
+def bend(p: tuple[float, float], centre: tuple[float, float], q: tuple[float, float]) -> float:
+    """Degrees by which p-centre-q turns from a straight line.
+
+    >>> bend((0, 0), (1, 0), (2, 0)), round(bend((0, 0), (1, 0), (1.5, 0.866)))
+    (0.0, 60)
+    """
+    a = math.atan2(p[1] - centre[1], p[0] - centre[0])
+    b = math.atan2(q[1] - centre[1], q[0] - centre[0])
+    return abs(180.0 - abs(math.degrees(math.remainder(a - b, 2 * math.pi))))
+
+
+def _bent_sp_centres(mol, points: list[tuple[float, float]]) -> bool:
+    bonds: dict[int, list[tuple[int, int]]] = {}
+    for b in mol.GetBonds():
+        i, j, o = b.GetBeginAtomIdx(), b.GetEndAtomIdx(), int(b.GetBondTypeAsDouble())
+        bonds.setdefault(i, []).append((j, o))
+        bonds.setdefault(j, []).append((i, o))
+    return any(bend(points[a], points[c], points[b]) > SP_TOLERANCE / 3 for a, c, b in sp_centres(bonds))
+
+
+def _level(points: list[tuple[float, float]], one_piece: bool) -> list[tuple[float, float]]:
+    """A molecule whose atoms all lie on one line (H-C#C-H, N=N=O) turned
+    to lie along x, as chemists draw it (a depiction may leave it at 30
+    degrees); any other drawing is left as it is."""
+    if not one_piece or len(points) < 3:
+        return points
+    (x0, y0), (x1, y1) = max(((p, q) for p in points for q in points), key=lambda pq: math.dist(*pq))
+    length = math.dist((x0, y0), (x1, y1))
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    if ux < 0:  # turned the short way: what was on the left stays on the left
+        (x0, y0), ux, uy = (x1, y1), -ux, -uy
+    if any(abs((x - x0) * uy - (y - y0) * ux) > 0.01 * length for x, y in points) or abs(uy) < 1e-6:
+        return points
+    return [((x - x0) * ux + (y - y0) * uy, 0.0) for x, y in points]
 
 
 def _spread_ions(atoms: list[PlacedAtom], fragments) -> list[PlacedAtom]:

@@ -18,7 +18,7 @@ from markupsafe import Markup, escape
 from engine import molecules
 from engine.chem import ELEMENTS, element
 from generator import fonts
-from generator.fitting import fit_line, textbox, wrap
+from generator.fitting import MIN_SIZE_MM, fit_line, textbox, wrap
 
 
 def n(x: float) -> str:
@@ -66,6 +66,32 @@ def formula_width(text: str, size: float, bold: bool = False) -> float:
 
 
 # --- molecules ----------------------------------------------------------------
+CHARGE_INK = "#1d2430"
+_CAP = 0.73
+"""Height of a digit or a plus sign, in ems (DejaVu Sans Bold)."""
+
+
+def charge(mol: molecules.Layout, i: int, x: float, y: float, r: float, half: float, size: float) -> Markup:
+    """Atom ``i``'s charge (``2+``, ``−``) as SVG text, beside its shape
+    (a circle of radius ``r``, or a pill ``2 * half`` wide) centred on
+    ``x, y``: on the side its bonds leave free (``Layout.charge_side``),
+    wholly outside the shape, and never smaller than the smallest type a
+    card prints (``MIN_SIZE_MM``)."""
+    text = mol.atoms[i].charge_text
+    if not text:
+        return Markup("")
+    size = max(size, MIN_SIZE_MM)
+    ux, uy = mol.charge_side(i)
+    width, height = text_width(text, size, True), size * _CAP
+    # from the atom's centre to the text's: the shape's reach that way, a
+    # gap, and the text box's own reach back towards the atom
+    reach = (abs(ux) * (half - r) + r) + r * 0.2 + abs(ux) * width / 2 + abs(uy) * height / 2
+    cx, cy = x + ux * reach, y + uy * reach
+    return Markup(f'<text x="{n(cx)}" y="{n(cy + height / 2)}" font-family="{fonts.FONT_STACK}" '
+                  f'font-size="{n(size)}" font-weight="bold" text-anchor="middle" fill="{CHARGE_INK}">'
+                  f'{escape(text)}</text>')
+
+
 LOOKS = {"lattice": molecules.lattice, "skeletal": molecules.skeletal, "explicit": molecules.explicit}
 
 
@@ -145,6 +171,7 @@ GLOBALS = {
     "formula": formula,
     "formula_width": formula_width,
     "molecule": molecule,
+    "charge": charge,
     "bond_lines": bond_lines,
     "polygon": polygon,
     "range": range,

@@ -3,13 +3,14 @@ reactions, the Workbench and the table, read into typed models.
 
 ``parse(files)`` checks what makes a card playable and printable, and reports
 every problem of every file at once, each with its file, line and column: a
-compound must be real chemistry of H, O, N, C, Ca and S (its formula comes
-from its SMILES structure), need no more of an element than the bag holds,
-and name a reward the rules know.
+compound must be real chemistry of H, O, N, C, Ca and S (its SMILES
+structure), print its formula as chemists write it (``formula``: NH3,
+CaCO3; checked atom for atom against the structure), need no more of an
+element than the bag holds, and name a reward the rules know.
 
 >>> from engine.data import CardFiles
->>> files = CardFiles({"compounds.csv": "id,kind,name,smiles,melts_c,nfpa_fire,points\\n"
-...                    "brine,compound,Brine,[Na+].[Cl-],801,0,3\\n"}, "my-set")
+>>> files = CardFiles({"compounds.csv": "id,kind,name,smiles,formula,melts_c,nfpa_fire,points\\n"
+...                    "brine,compound,Brine,[Na+].[Cl-],NaCl,801,0,3\\n"}, "my-set")
 >>> try:
 ...     parse(files)
 ... except DataError as exc:
@@ -25,6 +26,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from engine.chem import ELEMENT_NAMES, ChemistryError, structure
+from engine.formulas import formula_problem
 from engine.compounded import printed
 from engine.compounded.chemistry import flame_slots, states_at_room_temperature
 from engine.data import CardFiles, DataError, Model, Problem
@@ -47,6 +49,8 @@ class CompoundRow(Model):
     kind: Literal["compound", "lab_fire"] = "compound"
     name: str = Field(min_length=1)
     smiles: str | None = None
+    formula: str | None = None
+    """As chemists write it (NH3, H2SO4, CaCO3): printed on the card."""
     melts_c: float | None = None
     boils_c: float | None = None
     nfpa_fire: int | None = Field(default=None, ge=0, le=4)
@@ -56,7 +60,8 @@ class CompoundRow(Model):
 
     @model_validator(mode="after")
     def _kind_fields(self) -> "CompoundRow":
-        given = [f for f in ("smiles", "melts_c", "nfpa_fire", "points", "reward") if getattr(self, f) is not None]
+        given = [f for f in ("smiles", "formula", "melts_c", "nfpa_fire", "points", "reward")
+                 if getattr(self, f) is not None]
         if self.kind == "lab_fire" and given:
             raise ValueError(f"a Lab Fire card has no {given[0]}")
         if self.kind == "compound":
@@ -226,6 +231,7 @@ class Compound:
     name: str
     smiles: str
     formula: str
+    """As printed: the data's, in the order chemists write it."""
     needs: tuple[tuple[str, int], ...]
     """Elements to complete it, in the Workbench order."""
     states: tuple[str, ...]
@@ -289,13 +295,16 @@ def _compound(row: CompoundRow, line: int, shown: str, limits: dict[str, int] | 
         return None
     if st.charge:
         problems.append(Problem(shown, line, "smiles", f"expected a neutral compound, found charge {st.charge:+d}"))
+    wrong_formula = formula_problem(row.formula, st)
+    if wrong_formula:
+        problems.append(Problem(shown, line, "formula", wrong_formula))
     for e, n in st.counts.items():
         if limits and n > limits.get(e, 0):
             problems.append(Problem(shown, line, "smiles",
                                     f"needs {n} {ELEMENT_NAMES[e]} but the game has only {limits.get(e, 0)}"))
     states = states_at_room_temperature(row.melts_c, row.boils_c)  # type: ignore[arg-type]
     needs = tuple((e, st.counts[e]) for e in ELEMENTS if e in st.counts)
-    return Compound(row.id, row.name, st.smiles, st.formula, needs, states, row.nfpa_fire or 0,
+    return Compound(row.id, row.name, st.smiles, row.formula or st.formula, needs, states, row.nfpa_fire or 0,
                     flame_slots(row.nfpa_fire or 0), row.points or 0, row.reward, row.fact, lab_partner)
 
 
@@ -342,7 +351,7 @@ def parse(files: CardFiles) -> CompoundedCards:
         if name in files and have is not None:
             for missing in [t for t in need if t not in have]:
                 problems.append(Problem(files.shown(name), None, "id", f"expected a row for {missing!r}, found none"))
-    if table and "compounds.csv" in files:
+    if table and "compounds.csv" in files.read:  # a deck that did not read is reported already
         largest = max(g.rows * g.cols for g in table.grids)
         squares = [c for c in deck if c not in fires]
         if len(squares) < largest:

@@ -19,9 +19,10 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from engine.chem import ELEMENT_NAMES, ChemistryError, Molecule, Structure, formula_counts, structure
+from engine.chem import ELEMENT_NAMES, ChemistryError, Molecule, Structure, structure
+from engine.formulas import formula_problem
 from engine.data import CardFiles, DataError, Model, Problem, csv_bool
-from engine.hexgrid import HexField, embed
+from engine.hexgrid import HexField, search_embedding
 from engine.labnotes.scoring import BOND_POINTS
 from engine.labnotes.tools import ABILITIES
 from engine.molecules import Layout, lattice
@@ -192,20 +193,17 @@ def _check_compound(card: _Compound, field: HexField | None, shown: str, line: i
     if any(chem.charges) or len(chem.fragments) > 1:
         problems.append(Problem(shown, line, "structure", "expected one neutral molecule, found ions or several pieces"))
         return
-    try:
-        written = formula_counts(card.formula or "")
-    except ChemistryError as exc:
-        problems.append(Problem(shown, line, "formula", str(exc)))
-        return
-    if written != chem.counts:
-        problems.append(Problem(shown, line, "formula",
-                                f"expected {chem.formula} (the structure's formula), found {card.formula!r}"))
+    wrong_formula = formula_problem(card.formula, chem)
+    if wrong_formula:
+        problems.append(Problem(shown, line, "formula", wrong_formula))
     if mol.missing_bonds():
         problems.append(Problem(shown, line, "structure",
                                 f"expected a complete compound, found {mol.missing_bonds()} open bond(s)"))
-    elif field is not None and embed(mol.atoms, mol.bonds, field) is None:
+    elif field is not None and (found := search_embedding(mol.atoms, mol.bonds, field))[0] is None:
         problems.append(Problem(shown, line, "structure",
-                                f"cannot be built on a {field.rows}x{field.cols} compound field"))
+                                f"cannot be built on a {field.rows}x{field.cols} compound field"
+                                + (" (no way to place it was found within the search's bound: make it smaller "
+                                   "or less branched)" if found[1] else "")))
     else:
         card.layout  # laid out once, now, for the printer and the phones
 

@@ -1,9 +1,11 @@
 """Organic Soup card data: atom cards, recipe cards, turn sequence cards.
 
-A recipe is written as a name and a SMILES string (``recipes.csv``);
-everything a card prints about its molecule (formula, atom counts, later the
-drawing) is computed from the SMILES with :func:`engine.chem.structure`,
-never typed. :func:`parse` checks what makes the deck playable and reports
+A recipe is written as a name, a SMILES string and its formula as chemists
+write it (``recipes.csv``); everything else a card prints about its molecule
+(atom counts, the drawing) is computed from the SMILES with
+:func:`engine.chem.structure`, never typed, and the formula is checked
+against it atom for atom (its order is the author's: NH3, not Hill's
+H3N). :func:`parse` checks what makes the deck playable and reports
 every problem at once, each with file, line and column.
 
 Radicals (Nitric Oxide, Nitrogen Dioxide, and Graphite, the rulebook's one
@@ -13,7 +15,7 @@ bracket (none here), so RDKit adds none, and the unpaired electrons are kept
 in :attr:`engine.chem.Structure.radicals` (design doc, "Radicals").
 
 >>> files = CardFiles({"atoms.csv": "element,count\\nC,3\\nH,8\\nN,2\\nO,2\\n",
-...     "recipes.csv": "id,level,name,smiles\\nwater,simple,Water,O\\nsalt,simple,Salt,[Na+].[Cl-]\\n",
+...     "recipes.csv": "id,level,name,smiles,formula\\nwater,simple,Water,O,H2O\\nsalt,simple,Salt,[Na+].[Cl-],NaCl\\n",
 ...     "turn-sequence.yaml": "title: T\\nsections: [{heading: B, steps: [x]}]\\n"}, "my-set")
 >>> try:
 ...     parse(files)
@@ -30,6 +32,7 @@ from typing import Any, Literal, Mapping
 from pydantic import Field
 
 from engine.chem import ELEMENT_NAMES, ChemistryError, Structure, structure
+from engine.formulas import formula_problem
 from engine.data import CardFiles, DataError, Model, Problem
 from engine.organicsoup.atoms import ELEMENTS, Vec, fits, in_words, vec
 
@@ -70,6 +73,8 @@ class RecipeRow(Model):
     level: Level
     name: str = Field(min_length=1, max_length=40)
     smiles: str = Field(min_length=1)
+    formula: str | None = None
+    """As chemists write it (NH3, CH3COOH, C5H5N5): printed on the card."""
     fact: str | None = None
 
 
@@ -123,10 +128,9 @@ class Recipe:
     """Atom counts ``(C, H, N, O)``, from the structure."""
     row: RecipeRow | None = field(default=None, repr=False, compare=False)
     """The row it was read from: the printer names a card's file and line by it."""
-
-    @property
-    def formula(self) -> str:
-        return self.structure.formula
+    formula: str = ""
+    """As printed, the data's (in the order chemists write it); checked
+    against the structure's atoms when the card set is read."""
 
     @property
     def counts(self) -> dict[str, int]:
@@ -221,7 +225,10 @@ def _read_recipe(row: RecipeRow, shown: str, line: int, problems: list[Problem])
         bad(f"a simple recipe has at most {SIMPLE_MAX_ATOMS} atoms, found {sum(atoms)} ({s.formula})")
     if row.level == "basic" and len(s.elements) != 1:
         bad(f"a basic recipe is one element in molecular form, found {s.formula}")
-    return Recipe(row.id, row.level, row.name, row.smiles, row.fact, s, atoms, row)
+    wrong_formula = formula_problem(row.formula, s)
+    if wrong_formula:
+        bad(wrong_formula, "formula")
+    return Recipe(row.id, row.level, row.name, row.smiles, row.fact, s, atoms, row, row.formula or s.formula)
 
 
 def _check_atoms(rows: list[tuple[int, AtomRow]], shown: str, problems: list[Problem]) -> None:

@@ -3,7 +3,7 @@
 The engine reads no files, so its examples cannot open
 ``cardsdata/organicsoup``; they use this set instead: the rulebook's atom
 deck and a dozen of its recipes, the ones its examples name, with the same
-ids and SMILES (a test checks each against the rulebook's set). It goes
+ids, SMILES and formulas (a test checks each against the rulebook's set). It goes
 through :func:`~engine.organicsoup.cards.parse` like any other card set,
 with smaller decks.
 
@@ -28,23 +28,23 @@ N,18
 O,27
 """
 
-RECIPES = """id,level,name,smiles
-graphite,basic,Graphite,[C]
-hydrogen,basic,Hydrogen,[H][H]
-nitrogen,basic,Nitrogen,N#N
-oxygen,basic,Oxygen,O=O
-water,simple,Water,O
-carbon-suboxide,simple,Carbon Suboxide,O=C=C=C=O
-nitric-oxide,simple,Nitric Oxide,[N]=O
-ammonia,simple,Ammonia,N
-methane,simple,Methane,C
-carbon-dioxide,simple,Carbon Dioxide,O=C=O
-propane,complex,Propane,CCC
-propionitrile,complex,Propionitrile,CCC#N
-ethanol,complex,Ethanol,CCO
-glutamic-acid,amino,Glutamic Acid,NC(CCC(=O)O)C(=O)O
-glycine,amino,Glycine,NCC(=O)O
-alanine,amino,Alanine,CC(N)C(=O)O
+RECIPES = """id,level,name,smiles,formula
+graphite,basic,Graphite,[C],C
+hydrogen,basic,Hydrogen,[H][H],H2
+nitrogen,basic,Nitrogen,N#N,N2
+oxygen,basic,Oxygen,O=O,O2
+water,simple,Water,O,H2O
+carbon-suboxide,simple,Carbon Suboxide,O=C=C=C=O,C3O2
+nitric-oxide,simple,Nitric Oxide,[N]=O,NO
+ammonia,simple,Ammonia,N,NH3
+methane,simple,Methane,C,CH4
+carbon-dioxide,simple,Carbon Dioxide,O=C=O,CO2
+propane,complex,Propane,CCC,C3H8
+propionitrile,complex,Propionitrile,CCC#N,CH3CH2CN
+ethanol,complex,Ethanol,CCO,C2H5OH
+glutamic-acid,amino,Glutamic Acid,NC(CCC(=O)O)C(=O)O,C5H9NO4
+glycine,amino,Glycine,NCC(=O)O,C2H5NO2
+alanine,amino,Alanine,CC(N)C(=O)O,C3H7NO2
 """
 
 TURN_SEQUENCE = """title: Turn Sequence

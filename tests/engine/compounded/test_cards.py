@@ -96,8 +96,8 @@ def test_lab_partner_cards_are_larger():
 
 def test_parse_reports_every_problem_with_file_line_and_column():
     bad = (CARDS_CSV.replace("water,compound,Water,O,", "water,compound,Water,O(,")
-           .replace("ozone,compound,Ozone,[O-][O+]=O,-192.2,-112,0,3", "ozone,compound,Ozone,[O-][O+]=O,-192.2,-112,nine,3")
-           + "salt,compound,Salt,[Na+].[Cl-],801,1465,0,2,,\n")
+           .replace("ozone,compound,Ozone,[O-][O+]=O,O3,-192.2,-112,0,3", "ozone,compound,Ozone,[O-][O+]=O,O3,-192.2,-112,nine,3")
+           + "salt,compound,Salt,[Na+].[Cl-],NaCl,801,1465,0,2,,\n")
     with pytest.raises(DataError) as err:
         parse(card_files(compounds__csv=bad, tools__csv="id,name,count,phase,text\npipette,Pipette,x,research,t\n"))
     text = str(err.value)
@@ -110,7 +110,7 @@ def test_parse_reports_every_problem_with_file_line_and_column():
 
 
 def test_parse_refuses_more_of_an_element_than_the_bag_holds():
-    bad = CARDS_CSV + "brimstone,compound,Hexasulfur,S1SSSSS1,100,400,1,31,,\n"
+    bad = CARDS_CSV + "brimstone,compound,Hexasulfur,S1SSSSS1,S6,100,400,1,31,,\n"
     with pytest.raises(DataError, match="needs 6 Sulfur but the game has only 5"):
         parse(card_files(compounds__csv=bad))
 

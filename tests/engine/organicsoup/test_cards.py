@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.chem import structure
+from engine.chem import formula_counts, structure
 from engine.data import CardFiles, DataError
 from engine.organicsoup.cards import DECK_SIZES, FILES, SIMPLE_MAX_ATOMS, parse
 from engine.organicsoup.examples import example_cards
@@ -78,16 +78,18 @@ def test_complex_and_amino_recipes_overlap_in_size(cards):
 
 def test_every_recipe_checked_against_rdkit_directly(cards):
     """Every recipe is a real, neutral, single molecule of C, H, N and O, and
-    the formula and counts the game prints are RDKit's own reading of its SMILES."""
+    the counts the game prints are RDKit's own reading of its SMILES; the
+    printed formula (the data's, as chemists write it) holds those atoms."""
     for r in cards.recipes:
         mol = Chem.MolFromSmiles(r.smiles)
         assert mol is not None, r.name
-        assert rdMolDescriptors.CalcMolFormula(mol) == r.formula, r.name
+        assert rdMolDescriptors.CalcMolFormula(mol) == r.structure.formula, r.name
         with_h = Chem.AddHs(mol)
         counts: dict[str, int] = {}
         for atom in with_h.GetAtoms():
             counts[atom.GetSymbol()] = counts.get(atom.GetSymbol(), 0) + 1
         assert counts == r.counts, r.name
+        assert formula_counts(r.formula) == counts, r.name
         assert set(counts) <= {"C", "H", "N", "O"}, r.name
         assert Chem.GetFormalCharge(mol) == 0 and len(Chem.GetMolFrags(mol)) == 1, r.name
         assert r.atoms == tuple(counts.get(e, 0) for e in "CHNO"), r.name
@@ -260,7 +262,8 @@ def test_the_example_set_agrees_with_the_rulebook_set(cards):
     """engine.organicsoup.examples copies a dozen recipes for docstrings:
     each must be the rulebook set's own."""
     for r in example_cards().recipes:
-        assert (r.name, r.level, r.smiles) == (cards.recipe(r.id).name, cards.recipe(r.id).level, cards.recipe(r.id).smiles)
+        theirs = cards.recipe(r.id)
+        assert (r.name, r.level, r.smiles, r.formula) == (theirs.name, theirs.level, theirs.smiles, theirs.formula)
 
 
 # --- the loader's errors ------------------------------------------------------------
@@ -293,7 +296,7 @@ def test_every_problem_at_once_with_file_line_and_column():
     text = recipes_text()
     text = text.replace("water,simple,Water,O,", "water,simple,Water,O(,")
     text = text.replace("ozone,simple,Ozone,[O-][O+]=O,", "ozone,simple,Ozone,O=S=O,")
-    text = text.replace("methane,simple,Methane,C,", "methane,simple,Methane,CC#C,")
+    text = text.replace("methane,simple,Methane,C,CH4,", "methane,simple,Methane,CC#C,C3H4,")
     text = text.replace("ammonia,simple,Ammonia,N,", "ammonia,simple,Water,N,")
     text = text.replace("cyanogen,simple,", "formic-acid,simple,")
     found = problems(files_with(recipes_csv=text))
@@ -307,6 +310,25 @@ def test_every_problem_at_once_with_file_line_and_column():
         "found Sulfur",
         f"{shown}:{line_of(text, 'formic-acid,simple,Cyanogen')}: column 'id': expected a new id, found "
         f"'formic-acid' again (first on line {line_of(text, 'formic-acid')})",
+    ]
+
+
+def test_a_printed_formula_must_hold_the_structures_atoms():
+    """The formula is the data's, as chemists write it (NH3, not Hill's H3N),
+    and must have exactly the atoms of the recipe's structure."""
+    text = (recipes_text().replace("ammonia,simple,Ammonia,N,NH3,", "ammonia,simple,Ammonia,N,NH4,")
+            .replace("water,simple,Water,O,H2O,", "water,simple,Water,O,,")
+            .replace("methane,simple,Methane,C,CH4,", "methane,simple,Methane,C,CH4+,")
+            .replace("urea,complex,Urea,NC(N)=O,CO(NH2)2,", "urea,complex,Urea,NC(N)=O,CO(NH2,"))
+    shown = "cardsdata/organicsoup/recipes.csv"
+    assert problems(files_with(recipes_csv=text)) == [
+        f"{shown}:{line_of(text, 'water')}: column 'formula': expected the formula as chemists write it "
+        "(NH3, H2SO4), found nothing",
+        f"{shown}:{line_of(text, 'ammonia')}: column 'formula': expected the atoms of H3N (the structure's formula, "
+        "in any order), found 'NH4'",
+        f"{shown}:{line_of(text, 'methane')}: column 'formula': expected a charge of +0 (the structure's), "
+        "found +1 in 'CH4+'",
+        f"{shown}:{line_of(text, 'urea')}: column 'formula': unbalanced '(' in formula 'CO(NH2'",
     ]
 
 
@@ -324,7 +346,7 @@ def test_a_level_that_is_not_one():
 
 
 def test_a_molecule_twice_under_two_names():
-    text = recipes_text().replace("cyanogen,simple,Cyanogen,N#CC#N,", "cyanogen,simple,Cyanogen,O,")
+    text = recipes_text().replace("cyanogen,simple,Cyanogen,N#CC#N,C2N2,", "cyanogen,simple,Cyanogen,O,H2O,")
     assert problems(files_with(recipes_csv=text)) == [
         f"cardsdata/organicsoup/recipes.csv:{line_of(text, 'cyanogen')}: column 'smiles': expected a new molecule, "
         f"found the same structure as Water (line {line_of(text, 'water')})"]

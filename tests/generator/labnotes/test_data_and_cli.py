@@ -57,7 +57,7 @@ def test_every_problem_of_a_broken_copy_at_once(broken):
         load(broken)
     lines = [str(p) for p in info.value.problems]
     text = "\n".join(lines)
-    assert "notecards.csv:3: column 'formula' (D): expected CH4 (the structure's formula), found 'CH5'" in text
+    assert "notecards.csv:3: column 'formula' (D): expected the atoms of CH4 (the structure's formula, in any order), found 'CH5'" in text
     assert "notecards.csv:9: column 'kind' (B): expected 'compound' or 'lab_fire', found 'compund'" in text
     assert "notecards.csv:15: column 'structure' (E): SMILES 'NC(N)(N)(N)=O': Carbon atom 2 has 6 bonds, more than its 4" in text
     assert "tools.csv:7: column 'icons' (G): expected a whole number, found 'six'" in text

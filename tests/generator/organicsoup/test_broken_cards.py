@@ -32,9 +32,9 @@ def broken(tmp_path: Path) -> tuple[Path, int, int]:
     hydrogen = next(i for i, line in enumerate(lines) if line.startswith("hydrogen,basic,"))
     water = next(i for i, line in enumerate(lines) if line.startswith("water,simple,"))
     # A basic recipe is the smallest card: a 39-character name cannot fit it even at the smallest type.
-    lines[hydrogen] = "hydrogen,basic,Hydrogen Molecule Made Of Two Hydrogens,[H][H],The lightest gas there is."
+    lines[hydrogen] = "hydrogen,basic,Hydrogen Molecule Made Of Two Hydrogens,[H][H],H2,The lightest gas there is."
     # DejaVu Sans has no Chinese characters.
-    lines[water] = "water,simple,Water,O,Covers about 71% of Earth's surface (水 in Chinese)."
+    lines[water] = "water,simple,Water,O,H2O,Covers about 71% of Earth's surface (水 in Chinese)."
     (folder / "recipes.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
     return folder, hydrogen + 1, water + 1
 

@@ -55,6 +55,7 @@ DEFAULTS: dict[str, Any] = {
     "BOT_PACE_S": 1.0,                  # a bot moves no sooner than this after its turn came
     "BOT_PROCESSES": 1,                 # worker processes where the bots think, per serving process
     "BOT_ITERATIONS": 24,               # the hard bot's futures per decision (engine.bots.Budget)
+    "BOT_SECONDS": 1.0,                 # ...and its thinking time, at most (about: one future more); 0: no limit
     "BOT_POLL_S": 0.25,                 # how often the bots look at tables another worker moved
     "FINISHED_HOURS": 24,               # a finished table is forgotten after this long...
     "IDLE_DAYS": 14,                    # ...and any table left alone for this long
@@ -163,7 +164,8 @@ def _bots(app: Flask, referee: Any, news: Any) -> None:
 
     config = app.config
     driver = Driver(referee, pace=float(config["BOT_PACE_S"]), processes=int(config["BOT_PROCESSES"]),
-                    budget=Budget(iterations=int(config["BOT_ITERATIONS"])), poll=float(config["BOT_POLL_S"]))
+                    budget=Budget(iterations=int(config["BOT_ITERATIONS"]),
+                                  seconds=float(config["BOT_SECONDS"]) or None), poll=float(config["BOT_POLL_S"]))
     app.extensions["companion_bots"] = driver
     app.jinja_env.globals.update(bot_label=label, bot_levels=list(LEVELS))
 

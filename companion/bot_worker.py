@@ -8,6 +8,7 @@ a new worker and asks again.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from engine.bots import Budget, choose
@@ -28,8 +29,14 @@ def think(descriptor: GameDescriptor, state: dict[str, Any], seat: int, level: s
     choice from ``Rng(seed)``: the decision's own stream (engine.bots.stream).
 
     The descriptor comes with the question, not the game's name: a game
-    registered for a test alone is not in a fresh process's registry."""
+    registered for a test alone is not in a fresh process's registry.
+
+    A budget with ``seconds`` (the hard bot's ``BOT_SECONDS``) is kept by
+    this process's clock: a hard bot then moves within about that time on
+    any machine, and its move is the iterations' own only when they all fit
+    (the log replays either way)."""
     game = _games.get(descriptor.name)
     if game is None:
         game = _games[descriptor.name] = new_game(descriptor)
-    return choose(game, game.from_dict(state), seat, level, Rng(seed), budget)
+    clock = time.perf_counter if budget.seconds is not None else None
+    return choose(game, game.from_dict(state), seat, level, Rng(seed), budget, clock)

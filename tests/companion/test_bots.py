@@ -311,3 +311,30 @@ def test_bots_through_the_api(bot_app: Any) -> None:
     referee = bot_app.extensions["companion_referee"]
     _wait(lambda: referee.snapshot(code).over)
     _check_moves(referee, code)
+
+
+def test_a_hard_bot_stops_thinking_at_its_time_limit(monkeypatch: Any) -> None:
+    """BOT_SECONDS: the worker lends the planner its clock; a clock that
+    says each look took a second stops a 200-future search after the first
+    round of futures, and the move is still a legal one."""
+    import itertools
+    import types
+
+    from companion import bot_worker
+    from engine.bots import Budget, planner
+
+    ticks = itertools.count()
+    monkeypatch.setattr(bot_worker, "time", types.SimpleNamespace(perf_counter=lambda: float(next(ticks))))
+    played = []
+    future = planner._future
+    monkeypatch.setattr(planner, "_future", lambda *a, **k: played.append(1) or future(*a, **k))
+    desc = registry.find("labnotes")
+    from labkit.cardsets import new_game
+
+    game = new_game(desc)
+    state = game.setup(2, 4)
+    while len(game.proposals(state, seat := game.to_move(state)[0])) < 6:   # a decision with a choice
+        state = game.apply(state, seat, game.actions(state, seat)[0])
+    action = bot_worker.think(desc, game.to_dict(state), seat, "planner", 9, Budget(iterations=200, seconds=3.0))
+    assert action in game.actions(state, seat)
+    assert 0 < len(played) < 20, len(played)

@@ -130,14 +130,20 @@ def test_the_host_seats_bots_with_their_level_and_a_phone_sees_no_control_of_the
     _check_moves(referee, code)
 
 
+def _ada_against_a_bot(app: Any) -> tuple[Phone, Phone, str]:
+    """A toy race started with Ada on seat 0 and an easy bot on seat 1: the host's and Ada's phones."""
+    host, ada = Phone(app), Phone(app)
+    code = host.create()
+    ada.join(code, "Ada")
+    host.post(f"/t/{code}/bots", {"level": "easy"})
+    host.post(f"/t/{code}/start", {"version": str(host.version(code))})
+    return host, ada, code
+
+
 def test_bots_move_at_a_readable_pace(tmp_path: Path, toy: Any) -> None:
     app = make_app(tmp_path, BOT_PACE_S=0.4, BOT_POLL_S=0.05)
     try:
-        host, ada = Phone(app), Phone(app)
-        code = host.create()
-        ada.join(code, "Ada")
-        host.post(f"/t/{code}/bots", {"level": "easy"})
-        host.post(f"/t/{code}/start", {"version": str(host.version(code))})
+        host, ada, code = _ada_against_a_bot(app)
         referee = app.extensions["companion_referee"]
         table_id = referee.snapshot(code).table["id"]
 
@@ -158,11 +164,7 @@ def test_bots_move_at_a_readable_pace(tmp_path: Path, toy: Any) -> None:
 def test_after_an_undo_a_bot_waits_longer(tmp_path: Path, toy: Any) -> None:
     app = make_app(tmp_path, BOT_PACE_S=0.1, BOT_POLL_S=0.02)
     try:
-        host, ada = Phone(app), Phone(app)
-        code = host.create()
-        ada.join(code, "Ada")
-        host.post(f"/t/{code}/bots", {"level": "easy"})
-        host.post(f"/t/{code}/start", {"version": str(host.version(code))})
+        host, ada, code = _ada_against_a_bot(app)
         referee = app.extensions["companion_referee"]
         _wait(lambda: referee.snapshot(code).moves == 0 and 1 in referee.snapshot(code).to_move())
         _wait(lambda: referee.snapshot(code).moves == 1)            # the bot's bet

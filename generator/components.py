@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from html import unescape
-from typing import Any
+from typing import Any, Collection
 
 from engine.data import Problem
 from generator import fonts
@@ -50,8 +50,11 @@ def source(cardset: Any, component: Component) -> Any:
                           f"({', '.join(cardset.game.card_files)})") from None
 
 
-def pieces(component: Component, cardset: Any, *, bleed: float, ink_saver: bool) -> Drawn:
-    """Every physical piece of ``component``, copies included, in print order."""
+def pieces(component: Component, cardset: Any, *, bleed: float, ink_saver: bool,
+           only: Collection[str] | None = None) -> Drawn:
+    """Every physical piece of ``component``, copies included, in print order;
+    with ``only``, a deck's cards of those ids alone (the studio redraws the
+    cards an edit changed first, the rest after)."""
     base = {"game": cardset.cards, "play": cardset.play, "component": component, "bleed": bleed,
             "ink_saver": ink_saver}
     out = Drawn()
@@ -77,6 +80,8 @@ def pieces(component: Component, cardset: Any, *, bleed: float, ink_saver: bool)
             raise RenderError(f"component {component.id}: a deck needs a size and a source")
         w, h = component.trim
         for card in source(cardset, component):
+            if only is not None and card.id not in only:
+                continue
             where = f"{component.id}/{card.id}"
             ctx = dict(base, card=card, w=w, h=h)
             front = face(component.front, f"{component.id}.{card.id}.front", ctx, where, card)

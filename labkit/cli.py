@@ -222,6 +222,31 @@ def pack_set(folder: Path, out: Path | None) -> None:
                   f"{opened.content_hash[:16]})", highlight=False)
 
 
+@main.command("studio")
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--port", type=int, default=0, help="The port on 127.0.0.1 (default: any free one).")
+@click.option("--no-open", is_flag=True, help="Do not open the page in a browser.")
+def studio(folder: Path, port: int, no_open: bool) -> None:
+    """Show every face of the card set in FOLDER (or a zip) as it will print,
+    redrawn as you save, with every problem on its card. Ctrl-C stops it."""
+    from engine.data import DataError
+    from labkit.cardsets import game_of_folder
+    from labkit.setfiles import is_set_path
+    from labkit.studio import serve as run_studio
+
+    if not is_set_path(folder):
+        _fail(f"{folder}: not a folder or a .zip")
+    try:
+        game = game_of_folder(folder, registry.games())
+    except DataError as exc:
+        _fail(str(exc))
+    try:
+        run_studio(game, folder, port, open_page=not no_open,
+                   ready=lambda url: console.print(f"studio for {folder} at {url} (Ctrl-C stops it)", highlight=False))
+    except OSError as exc:
+        _fail(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}")
+
+
 def _paper_command(verb: str) -> click.Command:
     games = [g.name for g in registry.games().values() if g.tool(verb)]
     what = "; ".join(f"{g}: {registry.find(g).tool(verb).what}" for g in games)

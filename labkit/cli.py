@@ -243,6 +243,8 @@ def studio(folder: Path, port: int, no_open: bool) -> None:
     try:
         run_studio(game, folder, port, open_page=not no_open,
                    ready=lambda url: console.print(f"studio for {folder} at {url} (Ctrl-C stops it)", highlight=False))
+    except KeyboardInterrupt:
+        pass
     except OSError as exc:
         _fail(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}")
 

@@ -323,17 +323,26 @@ def csv_bool(value: Any) -> Any:
 
 
 # --- YAML -----------------------------------------------------------------------
+_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's loader where PyYAML was built with it: a good file is read ten
+times faster (the studio reads a set again on every save); a broken one is
+read again by the pure-Python loader, whose messages ``_yaml_syntax`` knows."""
+
+
 def parse_yaml(text: str, shown: str, model: type[M]) -> M:
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise DataError([_yaml_syntax(exc, shown)]) from None
+        data = yaml.load(text, Loader=_FAST_LOADER)
+    except yaml.YAMLError:
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise DataError([_yaml_syntax(exc, shown)]) from None
     if data is None:
         data = {}
     try:
         return model.model_validate(data)
     except ValidationError as exc:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)  # where each key is, for the messages
         problems = []
         for err in exc.errors():
             line, key = _yaml_locate(node, err["loc"])

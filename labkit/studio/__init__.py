@@ -33,6 +33,7 @@ def running(game: GameDescriptor, path: Path, port: int = 0) -> Iterator[tuple[S
     the ``with`` lasts: ``(studio, url)`` (tests, the bench, :func:`serve`)."""
     from werkzeug.serving import make_server
 
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not a line per face fetched
     studio = Studio(game, path)
     server = make_server("127.0.0.1", port, create_app(studio), threaded=True)
     thread = threading.Thread(target=server.serve_forever, name="studio-server", daemon=True)
@@ -51,7 +52,6 @@ def serve(game: GameDescriptor, path: Path, port: int = 0, open_page: bool = Tru
           ready: Callable[[str], None] | None = None) -> None:
     """Serve the studio on 127.0.0.1 until interrupted (Ctrl-C); ``ready(url)``
     is told the address once it answers."""
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not a line per face fetched
     with running(game, path, port) as (_, url):
         if ready is not None:
             ready(url)

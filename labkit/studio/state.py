@@ -50,6 +50,11 @@ class Studio:
         self.changes: deque[Change] = deque(maxlen=KEEP_VERSIONS)
         self.changed = threading.Condition()
         self.closing = threading.Event()
+        self.idle = threading.Event()
+        """Set while no read is under way (the bench waits for it between edits)."""
+        self.idle.set()
+        self.watching = threading.Event()
+        """Set once the folder is watched: a save before it would go unseen."""
         self._watcher: threading.Thread | None = None
 
     # --- reading ----------------------------------------------------------------------
@@ -60,6 +65,13 @@ class Studio:
 
     def refresh(self, seen_at: float | None = None) -> None:
         """Read the set again: the changed cards first, then everything."""
+        self.idle.clear()
+        try:
+            self._refresh(seen_at)
+        finally:
+            self.idle.set()
+
+    def _refresh(self, seen_at: float | None) -> None:
         previous = self.drawing
         printable, problems, blanked = read(self.game, self.path)
         if printable is None:
@@ -121,6 +133,7 @@ class Studio:
             return
         self._watcher = threading.Thread(target=self._watch, name="studio-watch", daemon=True)
         self._watcher.start()
+        self.watching.wait(5)
 
     def _watch(self) -> None:
         from watchfiles import watch
@@ -128,8 +141,9 @@ class Studio:
         wanted = set(cardsets.set_file_names(self.game))
         # step: a save is seen once the folder is quiet for this many ms (an
         # editor's save is a few writes and a rename within a few ms)
-        for batch in watch(self.path, stop_event=self.closing, step=30, debounce=400, rust_timeout=200,
-                           yield_on_timeout=False, recursive=False):
+        for batch in watch(self.path, stop_event=self.closing, step=30, debounce=400, rust_timeout=100,
+                           yield_on_timeout=True, recursive=False):
+            self.watching.set()  # the first (empty) batch comes once the watch is set up
             if any(Path(p).name in wanted for _, p in batch):
                 self.refresh(seen_at=time.time())
 

@@ -138,7 +138,7 @@ def run(console) -> None:
     rounds = int(os.environ.get("LABKIT_BENCH_STUDIO_ROUNDS", "12"))
     table = Table(title=f"Studio: a saved one-card change to its face on the page ({rounds} rounds a game)")
     for col in ("game", "card", "p50", "max", f"goal <= {GOAL_S:.0f} s"):
-        table.add_column(col)
+        table.add_column(col, overflow="fold")
     for game in games():
         result = measure(game, rounds)
         if "times" not in result:

@@ -156,3 +156,10 @@ def test_a_zip_is_shown_read_only(tmp_path):
     studio.watch()  # a zip is not watched
     assert studio._watcher is None
     studio.close()
+
+
+def test_the_command_refuses_what_is_not_a_set_in_words(tmp_path, labkit):
+    assert labkit("studio", tmp_path / "nothing", "--no-open").text.endswith("nothing: not a folder or a .zip")
+    (tmp_path / "empty").mkdir()
+    refused = labkit("studio", tmp_path / "empty", "--no-open")
+    assert refused.code == 1 and "game.yaml" in refused.text and "file is missing" in refused.text

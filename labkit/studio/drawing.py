@@ -119,21 +119,18 @@ def _blank(data: bytes, lines: set[int]) -> bytes:
     return b"\n".join(out)
 
 
-def row_id(files: dict[str, bytes], name: str, line: int) -> str | None:
-    """The ``id`` cell of a CSV line as typed (even a row the parser refused)."""
+def row_cells(files: dict[str, bytes], name: str, line: int) -> dict[str, str]:
+    """The cells of a CSV line as typed, by column (even a row the parser refused)."""
     try:
         text = files[name].decode("utf-8-sig")
     except (KeyError, UnicodeDecodeError):
-        return None
+        return {}
     rows = text.split("\n")
     if line < 2 or line > len(rows):
-        return None
+        return {}
     header = next(csv.reader(io.StringIO(rows[0])), [])
     cells = next(csv.reader(io.StringIO(rows[line - 1])), [])
-    header = [h.strip() for h in header]
-    if "id" not in header or header.index("id") >= len(cells):
-        return None
-    return cells[header.index("id")].strip() or None
+    return {h.strip(): c.strip() for h, c in zip(header, cells) if c.strip()}
 
 
 # --- drawing ------------------------------------------------------------------------
@@ -220,9 +217,10 @@ def place(drawing: Drawing, files: CardFiles, problems: list[Problem], blanked: 
     names = {files.shown(n): n for n in files.files}
     for p in sorted(set(problems), key=lambda p: (p.path, p.line or 0, p.column or "", p.message)):
         owners = by_file.get(p.path, [])
-        key = _tile_of(drawing, previous, owners, files, names.get(p.path), p.line)
+        cells = row_cells(files.files, names[p.path], p.line) if p.path in names and p.line else {}
+        key = _tile_of(drawing, previous, owners, names.get(p.path), p.line, cells.get("id"))
         if key is not None:
-            tile = drawing.tiles.get(key) or _broken_tile(drawing, previous, key)
+            tile = drawing.tiles.get(key) or _broken_tile(drawing, previous, key, cells.get("name"))
             if (p.path, p.line) in blanked:
                 tile = replace(tile, front=None, back=None)
             drawing.tiles[key] = replace(tile, problems=tuple(dict.fromkeys((*tile.problems, str(p)))))
@@ -232,12 +230,9 @@ def place(drawing: Drawing, files: CardFiles, problems: list[Problem], blanked: 
                     group.problems.append(str(p))
 
 
-def _tile_of(drawing: Drawing, previous: Drawing | None, owners: list[Component], files: CardFiles,
-             name: str | None, line: int | None) -> str | None:
-    if not owners or name is None or not name.endswith(".csv") or not line or line < 2:
-        return None
-    card = row_id(files.files, name, line)
-    if card is None:
+def _tile_of(drawing: Drawing, previous: Drawing | None, owners: list[Component],
+             name: str | None, line: int | None, card: str | None) -> str | None:
+    if not owners or name is None or not name.endswith(".csv") or not line or line < 2 or not card:
         return None
     keys = [f"{c.id}/{card}" for c in owners]
     for tiles in (drawing.tiles, previous.tiles if previous else {}):
@@ -247,7 +242,7 @@ def _tile_of(drawing: Drawing, previous: Drawing | None, owners: list[Component]
     return keys[0]  # a new card whose row is broken: a tile of its own
 
 
-def _broken_tile(drawing: Drawing, previous: Drawing | None, key: str) -> Tile:
+def _broken_tile(drawing: Drawing, previous: Drawing | None, key: str, name: str | None) -> Tile:
     """A tile for a card that is not drawn now, placed where it was last."""
     component = key.split("/", 1)[0]
     group = next((g for g in drawing.groups if g.id == component), None)
@@ -259,7 +254,7 @@ def _broken_tile(drawing: Drawing, previous: Drawing | None, key: str) -> Tile:
             before = old_group.keys[:old_group.keys.index(key)]
             at = max((group.keys.index(k) + 1 for k in before if k in group.keys), default=0)
         group.keys.insert(at, key)
-    return Tile(key, old.label if old else key.split("/", 1)[-1])
+    return Tile(key, old.label if old else name or key.split("/", 1)[-1])
 
 
 def read_and_draw(game: GameDescriptor, folder: Path, previous: Drawing | None = None) -> Drawing:

@@ -199,7 +199,8 @@ def stale(previous: Drawing | None, problems: list[Problem], files: CardFiles) -
     tiles = {k: replace(t, problems=()) for k, t in tiles.items()}
     drawing = Drawing(groups, tiles, _unique(problems), stale=True,
                       printable=previous.printable if previous else None)
-    place(drawing, files, problems, set(), previous)
+    # a card whose row a problem names shows it in place of its old face
+    place(drawing, files, problems, {(p.path, p.line) for p in problems if p.line and p.line > 1}, previous)
     return drawing
 
 
@@ -218,7 +219,8 @@ def place(drawing: Drawing, files: CardFiles, problems: list[Problem], blanked: 
     for p in sorted(set(problems), key=lambda p: (p.path, p.line or 0, p.column or "", p.message)):
         owners = by_file.get(p.path, [])
         cells = row_cells(files.files, names[p.path], p.line) if p.path in names and p.line else {}
-        key = _tile_of(drawing, previous, owners, names.get(p.path), p.line, cells.get("id"))
+        card = cells.get("id") or _id_at(printable, names.get(p.path), p.line)
+        key = _tile_of(drawing, previous, owners, names.get(p.path), p.line, card)
         if key is not None:
             tile = drawing.tiles.get(key) or _broken_tile(drawing, previous, key, cells.get("name"))
             if (p.path, p.line) in blanked:
@@ -228,6 +230,12 @@ def place(drawing: Drawing, files: CardFiles, problems: list[Problem], blanked: 
             for group in drawing.groups:
                 if any(c.id == group.id for c in owners) and str(p) not in group.problems:
                     group.problems.append(str(p))
+
+
+def _id_at(printable: Printable | None, name: str | None, line: int | None) -> str | None:
+    """The id of the card last read from that line (a deck whose id is not a column of its own)."""
+    rows = printable.cardset.files.read.get(name, []) if printable is not None and name else []
+    return next((str(getattr(m, "id", "")) or None for n, m in rows if n == line), None)
 
 
 def _tile_of(drawing: Drawing, previous: Drawing | None, owners: list[Component],

@@ -123,6 +123,25 @@ def test_a_broken_row_shows_its_problem_on_its_card_until_fixed(tmp_path):
     studio.close()
 
 
+def test_a_set_that_does_not_read_keeps_its_last_faces_marked_and_the_broken_card_shows_its_problem(tmp_path):
+    # Organic Soup needs a count for every element: with the carbon row broken the set does not read at all
+    game = registry.find("organicsoup")
+    folder = tmp_path / "set"
+    new_set(game, folder)
+    studio = Studio(game, folder)
+    atoms = folder / "atoms.csv"
+    atoms.write_text(atoms.read_text(encoding="utf-8").replace("\nC,27,", "\nC,27X,", 1), encoding="utf-8")
+    studio.refresh()
+    page = unescape(create_app(studio).test_client().get("/").get_data(as_text=True))
+    assert studio.drawing.stale and "from the last time it read" in page
+    where = "atoms.csv:2: column 'count' (B): expected a whole number, found '27X'"
+    carbon = re.search(rf'<figure class="tile broken" id="{tile_id("atoms/carbon")}".*?</figure>', page, re.S)
+    assert carbon and where in carbon.group(0) and "<img" not in carbon.group(0)
+    assert "Carbon missing" in page.split('id="g-atoms"', 1)[1].split('<div class="tiles">', 1)[0]
+    assert studio.drawing.tiles["atoms/hydrogen"].front is not None  # the others: last faces, marked above
+    studio.close()
+
+
 def test_the_differences_list_added_removed_and_changed_cards(tmp_path):
     game = registry.find("labnotes")
     folder = tmp_path / "set"

@@ -17,6 +17,7 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.data import CardFiles
 from engine.descriptor import GameDescriptor
 from labkit import cardsets, setfiles
 from labkit.studio.differences import Difference, differences
@@ -43,6 +44,9 @@ class Studio:
         self.read_only = self.path.is_file()
         self.version = 0
         self.drawing: Drawing = read_and_draw(game, self.path)
+        self.good: Drawing | None = None if self.drawing.stale else self.drawing
+        """The last drawing of a set that read: an edit is compared with it (a save
+        seen half-written reads as broken; the next one still redraws only its card first)."""
         self.svgs: dict[str, str] = _svgs(self.drawing)
         """Face SVG by digest, of this drawing and the one before (a page may still ask for one)."""
         self.differences: list[Difference] = self._differences()
@@ -72,18 +76,16 @@ class Studio:
             self.idle.set()
 
     def _refresh(self, seen_at: float | None) -> None:
-        previous = self.drawing
         printable, problems, blanked = read(self.game, self.path)
-        if printable is None:
-            from engine.data import CardFiles
-
+        if printable is None:  # the faces of the last set that read, marked
             found, _, _ = setfiles.collect(self.path, self.shown, cardsets.set_file_names(self.game))
-            self._publish(stale(previous, problems, CardFiles(found, self.shown)), seen_at)
+            self._publish(stale(self.good or self.drawing, problems, CardFiles(found, self.shown)), seen_at)
             return
-        if previous.printable is not None and not previous.stale:
-            only = changed(previous.printable, printable)
+        good = self.good
+        if good is not None and good.printable is not None:
+            only = changed(good.printable, printable)
             if only is not None:
-                self._publish(draw(printable, problems, blanked, previous, only), seen_at)
+                self._publish(draw(printable, problems, blanked, good, only), seen_at)
         self._publish(draw(printable, problems, blanked, self.drawing), seen_at)
 
     def _publish(self, drawing: Drawing, seen_at: float | None) -> None:
@@ -99,6 +101,8 @@ class Studio:
         with self.changed:
             self.svgs = {**_svgs(self.drawing), **_svgs(drawing)}
             self.drawing, self.differences, self.read_at = drawing, differences, time.time()
+            if not drawing.stale:
+                self.good = drawing
             if same:
                 return
             self.version += 1

@@ -22,6 +22,9 @@ from labkit.studio.drawing import Drawing
 from labkit.studio.state import Change, Studio
 
 HEARTBEAT_S = 4.0
+VENDOR = package_dir("companion") / "static" / "vendor"
+"""The companion's copies of htmx and its extensions, fetched from npm at set-up (``make assets``)."""
+VENDORED = ("htmx.min.js", "sse.min.js", "idiomorph-ext.min.js")
 bp = Blueprint("studio", __name__)
 
 
@@ -47,7 +50,8 @@ def tile_id(key: str) -> str:
 def page() -> str:
     studio = get_studio()
     change, drawing, diffs = studio.since(studio.version)
-    return render_template("studio/page.html", s=studio, d=drawing, diffs=diffs, version=change.version)
+    live = all((VENDOR / name).is_file() for name in VENDORED)
+    return render_template("studio/page.html", s=studio, d=drawing, diffs=diffs, version=change.version, live=live)
 
 
 @bp.get("/face/<digest>.svg")
@@ -61,9 +65,9 @@ def face(digest: str) -> Response:
 
 @bp.get("/vendor/<name>")
 def vendor(name: str) -> Response:
-    if name not in ("htmx.min.js", "sse.min.js", "idiomorph-ext.min.js"):
+    if name not in VENDORED:
         abort(404)
-    return send_from_directory(package_dir("companion") / "static" / "vendor", name)
+    return send_from_directory(VENDOR, name)
 
 
 def _since() -> int:

@@ -252,6 +252,13 @@ class Game(abc.ABC, Generic[S]):
         more. Pure; called once per applied action. The default sees none."""
         return ()
 
+    def cards_in_play(self, state: S) -> Iterable[str]:
+        """The cards of :meth:`card_names` a seat could use now (face up on
+        the table, in a hand): a report counts the games in which a card was
+        ever in play, and how often it was used when it was. The default
+        says nothing (each card's use is then counted over all games)."""
+        return ()
+
     def end_condition(self, state: S) -> str | None:
         """Which of the rulebook's end conditions ended a finished game, in
         a few words ("the atom deck ran out"); ``None``: the game does not say."""

@@ -12,6 +12,9 @@ process pool and a Dask cluster give the same figures.
 
 The statistics (each stated in the report):
 
+* a card's use is the share of the games in which it was in play (where
+  the game says: :meth:`~engine.core.Game.cards_in_play`; else of all
+  games) that a seat did this with it;
 * a rate (a seat's win share, an end condition, a card's use) with
   Wilson's 95% interval (:func:`engine.bots.report.wilson`); a shared win
   counts as a share;
@@ -21,7 +24,8 @@ The statistics (each stated in the report):
   each figure on its own: among 40 figures about two are marked by chance);
 * a card is flagged when its rate lies far outside the other cards' (a
   robust z, distance from their median in units of 1.4826 median absolute
-  deviations, of at least :data:`FLAG_Z`) and its interval leaves their
+  deviations, or of a rate's own noise if that is larger, of at least
+  :data:`FLAG_Z`) and its interval leaves their
   median out; or when the seats that used it won more or less than the
   others by a z of at least :data:`FLAG_Z`.
 
@@ -80,16 +84,19 @@ def play_for_report(make_game: Callable[[], Game], match: Match, index: int) -> 
         rounds.note(seat)
 
     final: list[Any] = [None]
+    seen: set[str] = set()
 
     def watch(state) -> None:
         final[0] = state
+        seen.update(game.cards_in_play(state))
 
     record = play(game, match, watch=watch, step=step)
     counted = game.round_of(final[0])
     end = (game.end_condition(final[0]) or "the game ended (it does not say how)") if record.over else STOPPED
     return {"index": index, "players": match.players, "levels": list(match.levels), "seed": match.seed,
             "scores": list(record.scores), "winners": list(record.winners), "actions": record.length,
-            "rounds": counted if counted is not None else rounds.count, "end": end, "uses": uses}
+            "rounds": counted if counted is not None else rounds.count, "end": end, "uses": uses,
+            "in_play": sorted(seen)}
 
 
 class _Rounds:
@@ -153,8 +160,11 @@ def _cards(games: Sequence[Mapping[str, Any]], card_names: Mapping[str, str]) ->
     verbs = sorted({verb for g in games for _, _, verb in g["uses"]})
     seats = sum(g["players"] for g in games)
     total_wins = sum(_share(g, s) for g in games for s in range(g["players"]))
+    told = any(g["in_play"] for g in games)  # the game says which cards were in play
     cards: dict[str, Any] = {}
     for card in ids:
+        offered = [not told or card in g["in_play"] or any(c == card for _, c, _ in g["uses"]) for g in games]
+        n_offered = sum(offered)
         used_by = [{s for s, c, _ in g["uses"] if c == card} for g in games]
         n_used = sum(len(u) for u in used_by)
         wins_used = sum(_share(g, s) for g, u in zip(games, used_by) for s in u)
@@ -163,20 +173,27 @@ def _cards(games: Sequence[Mapping[str, Any]], card_names: Mapping[str, str]) ->
                                  "win_not": _rate(total_wins - wins_used, seats - n_used)}
         for verb in verbs:
             hits = [sum(1 for _, c, v in g["uses"] if c == card and v == verb) for g in games]
-            entry["verbs"][verb] = {**_rate(sum(1 for h in hits if h), len(games)), "times": sum(hits)}
+            entry["verbs"][verb] = {**_rate(sum(1 for h in hits if h), n_offered), "times": sum(hits)}
+        entry["in_play"] = _rate(n_offered, len(games))
+        entry["used"] = _rate(sum(1 for u in used_by if u), n_offered)
         entry["win_z"] = two_proportions(wins_used, n_used, total_wins - wins_used, seats - n_used)
         cards[card] = entry
     for verb in verbs:
         rates = [c["verbs"][verb]["rate"] for c in cards.values()]
         centre = statistics.median(rates) if rates else 0.0
-        mad = statistics.median([abs(r - centre) for r in rates]) * 1.4826 if rates else 0.0
+        spread = statistics.median([abs(r - centre) for r in rates]) * 1.4826 if rates else 0.0
         for card, c in cards.items():
             v = c["verbs"][verb]
-            z = (v["rate"] - centre) / mad if mad > 0 else 0.0
+            # never narrower than a rate's own noise at this card's count of games: where most
+            # cards share one rate the deviations' median is 0, and any card would be "far"
+            n = max(v["n"], 1)
+            scale = max(spread, math.sqrt(centre * (1 - centre) / n), 1 / n)
+            z = (v["rate"] - centre) / scale
             v["robust_z"] = z
             if abs(z) >= FLAG_Z and not v["low"] <= centre <= v["high"]:
                 c.setdefault("flags", []).append(f"{verb} {'more' if z > 0 else 'less'} often than the rest "
-                                                 f"({v['rate']:.0%} of games; the cards' median {centre:.0%})")
+                                                 f"({v['rate']:.0%} of the games it was in play; the cards' median "
+                                                 f"{centre:.0%})")
     for c in cards.values():
         if abs(c["win_z"]) >= FLAG_Z:
             c.setdefault("flags", []).append(
@@ -261,6 +278,8 @@ def differences(this: Mapping[str, Any], other: Mapping[str, Any]) -> list[dict[
         for verb, va in a["verbs"].items():
             if verb in b["verbs"]:
                 rate("cards", f"{card}: {verb}", va, b["verbs"][verb])
+        rate("cards", f"{card}: in play", a["in_play"], b["in_play"])
+        rate("cards", f"{card}: used in any way", a["used"], b["used"])
         rate("cards", f"{card}: win rate of its users", a["win_used"], b["win_used"])
     return [d.to_dict() for d in out]
 

@@ -134,6 +134,10 @@ class Compounded(Game[State]):
         """Compounds and Lab Partners claimed and completed (:mod:`engine.compounded.uses`)."""
         return uses.card_uses(before, after)
 
+    def cards_in_play(self, state: State) -> list[str]:
+        """The compounds and Lab Partners in the grid."""
+        return [c.card for c in state.grid if c.card in self.cards.compounds]
+
     def end_condition(self, state: State) -> str | None:
         return uses.end_condition(state)
 

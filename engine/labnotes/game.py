@@ -128,6 +128,10 @@ class LabNotes(Game[State]):
         """Notecards claimed, tool cards unlocked and used (:mod:`engine.labnotes.uses`)."""
         return uses.card_uses(before, after)
 
+    def cards_in_play(self, state: State) -> list[str]:
+        """The notecards face up in the line, and the game's three tool cards."""
+        return [c for c in state.line if c not in self.rules.lab_fires] + list(state.tools)
+
     def end_condition(self, state: State) -> str | None:
         return uses.END if self.is_over(state) else None
 

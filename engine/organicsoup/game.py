@@ -189,6 +189,10 @@ class OrganicSoup(Game[State]):
         """Recipes taken in front of a player, built or by a reaction (:mod:`engine.organicsoup.uses`)."""
         return uses.card_uses(before, after, action)
 
+    def cards_in_play(self, state: State) -> list[str]:
+        """The recipes in the middle, in every hand and in front of every player."""
+        return [*state.middle, *(r for s in state.seats for r in (*s.hand, *s.recipes))]
+
     def end_condition(self, state: State) -> str | None:
         return uses.end_condition(state)
 

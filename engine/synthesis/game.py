@@ -159,6 +159,10 @@ class Synthesis(Game[State]):
         """The game's goal cards completed, read at the end (:mod:`engine.synthesis.uses`)."""
         return uses.card_uses(self, before, after)
 
+    def cards_in_play(self, state: State) -> list[str]:
+        """The game's goal cards."""
+        return [c for c in (state.chain_card, state.pattern_card, state.project) if c]
+
     def end_condition(self, state: State) -> str | None:
         return uses.END if self.is_over(state) else None
 

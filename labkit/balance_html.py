@@ -193,7 +193,7 @@ def _seat_plot(this, other, names):
                 continue
             xs = [s + 1 + shift for s in range(len(seats))]
             ys = [r["rate"] for r in seats]
-            err = [[r["rate"] - r["low"] for r in seats], [r["high"] - r["rate"] for r in seats]]
+            err = [[max(0.0, r["rate"] - r["low"]) for r in seats], [max(0.0, r["high"] - r["rate"]) for r in seats]]
             ax.errorbar(xs, ys, yerr=err, fmt="o", color=colour, capsize=3, label=label)
         ax.axhline(1 / int(p), linestyle=":", color="#888")
         ax.set_title(f"{p} players")
@@ -261,8 +261,8 @@ def _card_plot(this, other, names, verb: str):
             r = c["verbs"][verb]
             ys.append(len(cards) - i + shift)
             xs.append(r["rate"])
-            lo.append(r["rate"] - r["low"])
-            hi.append(r["high"] - r["rate"])
+            lo.append(max(0.0, r["rate"] - r["low"]))  # (Wilson's bounds, rounded, may pass a rate of 0 or 1)
+            hi.append(max(0.0, r["high"] - r["rate"]))
         if xs:
             ax.errorbar(xs, ys, xerr=[lo, hi], fmt="o", markersize=3, color=colour, capsize=2, linewidth=0.8,
                         label=label)

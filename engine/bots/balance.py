@@ -119,7 +119,9 @@ class _Rounds:
 # --- the figures of one set ---------------------------------------------------------
 def _rate(hits: float, n: int) -> dict[str, float]:
     low, high = wilson(hits, n)
-    return {"hits": round(hits, 6), "n": n, "rate": hits / n if n else 0.0, "low": low, "high": high}
+    rate = hits / n if n else 0.0
+    # (rounded, Wilson's bounds can pass a rate of 0 or 1 by a hair)
+    return {"hits": round(hits, 6), "n": n, "rate": rate, "low": min(low, rate), "high": max(high, rate)}
 
 
 def _spread(values: Sequence[float]) -> dict[str, float]:

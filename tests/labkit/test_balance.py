@@ -102,3 +102,34 @@ def test_a_card_far_outside_the_rest_is_flagged_and_its_users_win_rate_measured(
     assert any("won more often" in f for f in cards["c0"]["flags"])
     assert not any(c.get("flags") for cid, c in cards.items() if cid != "c0")
     assert two_proportions(30, 50, 20, 50) == pytest.approx(2.0, abs=0.01)
+
+
+def test_a_notecard_made_easier_is_claimed_more_often_and_the_report_marks_it(tmp_path):
+    """Lab Notes' Urea notecard made clearly easier (its compound now water,
+    H2O: three atoms on the sheet instead of urea's eight): greedy bots claim
+    it when it is in the line, and never claim the real one. Measured over
+    six seeds at 60 games of each set (2 players): in play in 8-22% of
+    games, claimed 29-80% of those against 0%, marked at five seeds of six
+    (|z| 2.0-3.7); this seed gives z 2.1."""
+    from labkit.balance_html import render
+
+    folder = tmp_path / "easy-urea"
+    new_set(registry.find("labnotes"), folder)
+    cards = folder / "notecards.csv"
+    text = cards.read_text(encoding="utf-8")
+    assert "\nurea,compound,Urea,CO(NH2)2,NC(N)=O," in text
+    cards.write_text(text.replace("\nurea,compound,Urea,CO(NH2)2,NC(N)=O,", "\nurea,compound,Urea,H2O,O,"),
+                     encoding="utf-8")
+    this = open_set(folder)
+    data = report(this, cardset(this.game), 60, ["greedy"], [2], seed=1, workers=2)
+    mine, theirs = (f["cards"]["urea"]["verbs"]["claimed"] for f in data["figures"])
+    assert mine["times"] > 0 and theirs["times"] == 0 and mine["rate"] > theirs["rate"]
+    claimed = next(d for d in data["differences"] if d["where"] == "urea: claimed")
+    assert claimed["marked"] and claimed["z"] >= 1.96
+    assert any(line.startswith("cards, urea: claimed:") for line in data["marked"])
+    # the page says so too: in the list of what changed, and on the card's row
+    page = render(data)
+    changed = page[page.index("What changed"):page.index("Seat advantage")]
+    assert "urea: claimed" in changed
+    row = next(r for r in page.split("<tr>") if "<small>(urea)</small>" in r)
+    assert "class='marked'" in row

@@ -133,3 +133,12 @@ def test_a_notecard_made_easier_is_claimed_more_often_and_the_report_marks_it(tm
     assert "urea: claimed" in changed
     row = next(r for r in page.split("<tr>") if "<small>(urea)</small>" in r)
     assert "class='marked'" in row
+
+
+def test_what_cannot_be_played_is_refused_in_words(tmp_path, labkit):
+    missing = labkit("balance", tmp_path / "nowhere", "--games", "1")
+    assert missing.code == 1 and "nowhere/game.yaml: file is missing" in missing.text
+    folder = tmp_path / "my-set"
+    new_set(registry.find("organicsoup"), folder)
+    crowded = labkit("balance", folder, "--games", "1", "--players", "9")
+    assert crowded.code == 1 and "Organic Soup is for 2 to 4 players, not 9" in crowded.text

@@ -45,16 +45,16 @@ def _one_core(source, players: list[int]) -> tuple[float, float]:
 
 def _all_cores(source, players: list[int], per_core: float) -> float:
     n = max(CORES, int(per_core * RATE_SECONDS * CORES))
-    with ProcessPoolExecutor(CORES) as pool:
-        list(pool.map(_play, [(source, k, players) for k in range(CORES)]))  # started, rules built: not timed
+    with ProcessPoolExecutor(CORES, initializer=balance.install_sets, initargs=((source,),)) as pool:
+        list(pool.map(_play, [(k, players) for k in range(CORES)]))  # started, rules built: not timed
         start = time.perf_counter()
-        list(pool.map(_play, [(source, k, players) for k in range(n)]))
+        list(pool.map(_play, [(k, players) for k in range(n)], chunksize=max(1, min(8, n // (CORES * 8)))))
         return n / (time.perf_counter() - start)
 
 
 def _play(job) -> None:
-    source, k, players = job
-    play_for_report(source, match_of(k, players, ["greedy"], 1), k)
+    k, players = job
+    balance.play_job((0, None, k, match_of(k, players, ["greedy"], 1)))
 
 
 def run(console: Console) -> None:

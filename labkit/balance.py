@@ -54,9 +54,20 @@ class SetSource:
         return game
 
 
-def _one(job: tuple[int, SetSource, int, Any]) -> dict[str, Any]:
+_SOURCES: tuple[SetSource, ...] = ()
+"""The sets a pool's worker process was handed once, when it started."""
+
+
+def install_sets(sources: tuple[SetSource, ...]) -> None:
+    global _SOURCES
+    _SOURCES = sources
+
+
+def play_job(job: tuple[int, SetSource | None, int, Any]) -> dict[str, Any]:
+    """One game: the set comes with the job (a cluster's) or was installed in
+    the worker (a pool's: its files are not pickled again for every game)."""
     which, source, index, match = job
-    return {"set": which, **play_for_report(source, match, index)}
+    return {"set": which, **play_for_report(source or _SOURCES[which], match, index)}
 
 
 def run(sources: Sequence[SetSource], games: int, levels: Sequence[str], players: Sequence[int], seed: int,
@@ -82,10 +93,11 @@ def run(sources: Sequence[SetSource], games: int, levels: Sequence[str], players
         workers = workers or os.cpu_count() or 1
         if workers <= 1:
             for job in jobs:
-                note(_one(job))
+                note(play_job(job))
         else:
-            with ProcessPoolExecutor(workers) as pool:
-                for result in pool.map(_one, jobs, chunksize=max(1, min(8, len(jobs) // (workers * 8)))):
+            light = [(i, None, k, match) for i, _, k, match in jobs]
+            with ProcessPoolExecutor(workers, initializer=install_sets, initargs=(tuple(sources),)) as pool:
+                for result in pool.map(play_job, light, chunksize=max(1, min(8, len(jobs) // (workers * 8)))):
                     note(result)
     out = []
     for i in range(len(sources)):
@@ -100,7 +112,7 @@ def _on_dask(address: str, jobs: list, note: Callable[[dict[str, Any]], None]) -
     from distributed import Client, as_completed
 
     with Client(address) as client:
-        futures = client.map(_one, jobs, pure=False)
+        futures = client.map(play_job, jobs, pure=False)
         for future in as_completed(futures):
             note(future.result())
 

@@ -61,12 +61,16 @@ def render(report: Mapping[str, Any]) -> str:
         parts.append(f"<h3>{figure.capitalize()}</h3>" + _spread_table(this, other, marks, figure, per_seat=False))
     parts.append("<h2>How the games ended</h2>")
     parts.append(_end_table(this, other, marks))
-    parts.append("<h2>Cards</h2><p class='note'>For each card: the share of games in which a seat did this "
-                 "with it (95% interval), and the win rate of the seats that used it against the seats that "
-                 "did not (over every player count).</p>")
+    parts.append("<h2>Cards</h2><p class='note'>For each card: the share of the games it was in play in "
+                 "which a seat did this with it (95% interval), and the win rate of the seats that used it "
+                 "against the seats that did not (over every player count). A plot shows the cards that were "
+                 "ever so used; &ndash; in the table: never, in either set.</p>")
     for verb in _verbs(this):
         parts.append(f"<h3>{_e(verb.capitalize())}</h3>")
-        parts.append(_svg(_card_plot(this, other, names, verb)))
+        if _done(this, other, verb):
+            parts.append(_svg(_card_plot(this, other, names, verb)))
+        else:
+            parts.append(f"<p>No card was {_e(verb)} in either set's games.</p>")
     parts.append(_card_table(this, other, marks))
     parts.append("</body></html>\n")
     return "\n".join(parts)
@@ -151,6 +155,17 @@ def _verbs(figs) -> list[str]:
     return sorted({v for c in figs["cards"].values() for v in c["verbs"]})
 
 
+def _times(figs, card: str, verb: str) -> int:
+    c = figs["cards"].get(card)
+    return c["verbs"][verb]["times"] if c is not None and verb in c["verbs"] else 0
+
+
+def _done(this, other, verb: str) -> list[str]:
+    """The cards that were ever ``verb`` in either set's games: a verb that is
+    not a card's (a notecard is never "used" like a tool) is left off its rows."""
+    return [c for c in this["cards"] if _times(this, c, verb) or _times(other, c, verb)]
+
+
 def _card_table(this, other, marks) -> str:
     verbs = _verbs(this)
     head = "".join(f"<th>{_e(v)} here</th><th>compared</th>" for v in verbs)
@@ -160,6 +175,9 @@ def _card_table(this, other, marks) -> str:
         b = other["cards"].get(card)
         cells = []
         for v in verbs:
+            if not (_times(this, card, v) or _times(other, card, v)):
+                cells.append("<td>&ndash;</td><td>&ndash;</td>")
+                continue
             mark = marks.get(("cards", f"{card}: {v}"))
             cells.append(_cell(_pct(a["verbs"][v]), mark))
             cells.append(f"<td>{_pct(b['verbs'][v]) if b and v in b['verbs'] else '&ndash;'}</td>")
@@ -250,8 +268,8 @@ def _length_plot(this, other, names):
 
 
 def _card_plot(this, other, names, verb: str):
-    cards = [c for c in this["cards"] if verb in this["cards"][c]["verbs"]]
-    fig, ax = plt.subplots(figsize=(7, 0.6 + 0.16 * max(len(cards), 1)))
+    cards = _done(this, other, verb)
+    fig, ax = plt.subplots(figsize=(7, 1.3 + 0.16 * max(len(cards), 1)))
     for shift, figs, colour, label in ((-0.15, this, THIS, names[0]), (0.15, other, OTHER, names[1])):
         ys, xs, lo, hi = [], [], [], []
         for i, card in enumerate(cards):

@@ -247,7 +247,8 @@ def differences(this: Mapping[str, Any], other: Mapping[str, Any]) -> list[dict[
     out: list[Difference] = []
 
     def rate(figure: str, where: str, a: Mapping[str, float], b: Mapping[str, float]) -> None:
-        out.append(Difference(figure, where, a["rate"], b["rate"], two_proportions(a["hits"], a["n"], b["hits"], b["n"])))
+        z = two_proportions(a["hits"], a["n"], b["hits"], b["n"])
+        out.append(Difference(figure, where, a["rate"], b["rate"], z))
 
     def mean(figure: str, where: str, a: Mapping[str, float], b: Mapping[str, float]) -> None:
         out.append(Difference(figure, where, a["mean"], b["mean"], welch(a, b)))

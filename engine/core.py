@@ -235,6 +235,41 @@ class Game(abc.ABC, Generic[S]):
         from what ``seat`` may not see."""
         return self.actions(state, seat)
 
+    # --- what a balance report asks (labkit balance); optional ---------------
+    def card_names(self) -> dict[str, str]:
+        """Every card of the set a balance report follows, by id, with the
+        name it prints (the cards a player takes, builds, claims or
+        completes). The default follows none."""
+        return {}
+
+    def card_uses(self, before: S, after: S, seat: int, action: Action) -> tuple[tuple[int, str, str], ...]:
+        """What ``seat``'s ``action`` did with cards, read from the states
+        around it: ``(seat, card id, verb)`` in the rulebook's words
+        ("claimed", "completed", "built"...), the seat being whoever the
+        rules credit (a claimant, a completer), not always the actor. A
+        report sums them over bot games (:mod:`engine.bots.balance`): how
+        often each card is used, and whether the seats that used it won
+        more. Pure; called once per applied action. The default sees none."""
+        return ()
+
+    def cards_in_play(self, state: S) -> Iterable[str]:
+        """The cards of :meth:`card_names` a seat could use now (face up on
+        the table, in a hand): a report counts the games in which a card was
+        ever in play, and how often it was used when it was. The default
+        says nothing (each card's use is then counted over all games)."""
+        return ()
+
+    def end_condition(self, state: S) -> str | None:
+        """Which of the rulebook's end conditions ended a finished game, in
+        a few words ("the atom deck ran out"); ``None``: the game does not say."""
+        return None
+
+    def round_of(self, state: S) -> int | None:
+        """The round being played (the last one, once over), counted as the
+        rulebook counts them; ``None``: the state keeps no count (a report
+        then counts the times the first seat to move moves again)."""
+        return None
+
     # --- what a table may do beyond the rules -----------------------------
     def end_by_agreement(self, state: S) -> S:
         """The state after everyone at the table agrees to stop here: over,

@@ -344,6 +344,82 @@ def play_bots(game: str, levels: list[str], games: int, seed: int, players: int 
         console.print(table)
 
 
+def _counts(ctx, param, value: str | None) -> list[int] | None:
+    if value is None:
+        return None
+    try:
+        counts = [int(v) for v in value.split(",") if v.strip()]
+    except ValueError:
+        raise click.BadParameter(f"expected player counts, comma-separated (e.g. 2,3,4), found {value!r}") from None
+    if not counts:
+        raise click.BadParameter("name at least one player count")
+    return counts
+
+
+@main.command("balance")
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--games", type=click.IntRange(1, 1_000_000), default=200, show_default=True,
+              help="Bot games of each set (the player counts take turns).")
+@click.option("--against", "other", type=click.Path(path_type=Path), default=None,
+              help="The set to compare with (a folder or a zip; default: the game's own).")
+@click.option("--bots", "levels", default="greedy", show_default=True, callback=_levels,
+              help="Bot levels (random, greedy, planner), repeated round the table, moving one seat each game.")
+@click.option("--players", callback=_counts, default=None, help="Player counts, e.g. 2,3,4 (default: 2 to 4 "
+              "as far as the game allows).")
+@click.option("--seed", type=int, default=1, show_default=True, help="The same seed gives the same report.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The HTML report to write (the JSON figures go beside it; default: output/balance/SET.html).")
+@click.option("--workers", type=click.IntRange(1, 1024), default=None, help="Worker processes (default: every core).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Play the games on a Dask cluster instead (e.g. tcp://host:8786); the same seed gives the "
+                   "same report.")
+def balance(folder: Path, games: int, other: Path | None, levels: list[str], players: list[int] | None, seed: int,
+            out: Path | None, workers: int | None, scheduler: str | None) -> None:
+    """Play bot games of the card set in FOLDER (or zip) and of the game's
+    own set (or --against OTHER), and write one HTML report with the
+    figures beside the other set's, the differences larger than their
+    noise marked: seat advantage, scores, game length, end conditions,
+    every card's use and its users' win rate."""
+    from engine.data import DataError
+    from labkit import balance as work
+    from labkit.balance_html import render
+    from labkit.cardsets import cardset, open_set
+
+    try:
+        this = open_set(folder)
+        theirs = cardset(this.game, other) if other is not None else cardset(this.game)
+    except DataError as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"{exc.filename or folder}: {exc.strerror or exc}")
+    desc = this.game
+    counts = work.default_players(desc, players)
+    wrong = [p for p in counts if not desc.min_players <= p <= desc.max_players]
+    if wrong:
+        _fail(f"{desc.title} is for {desc.min_players} to {desc.max_players} players, not {wrong[0]}")
+    out = out or Path("output") / "balance" / f"{Path(folder).stem}.html"
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=True) as progress:
+        task = progress.add_task(f"{desc.title}: bot games", total=2 * games)
+        try:
+            data = work.report(this, theirs, games, levels, counts, seed, workers, scheduler,
+                               progress=lambda done: progress.update(task, completed=done))
+        except OSError as exc:  # a scheduler that cannot be reached
+            _fail(f"the Dask scheduler at {scheduler}: {exc}")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(render(data), encoding="utf-8")
+        out.with_suffix(".json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    except OSError as exc:
+        _fail(f"{exc.filename or out}: {exc.strerror or exc}")
+    console.print(f"[green]wrote[/green] {out} and {out.with_suffix('.json').name}: {games} games of each set",
+                  highlight=False)
+    for line in data["marked"][:10]:
+        console.print(f"  {line}", highlight=False, markup=False)
+    if len(data["marked"]) > 10:
+        console.print(f"  ... and {len(data['marked']) - 10} more marked in the report", highlight=False)
+
+
 def _limits(ctx, param, values: tuple[str, ...]) -> dict | None:
     if not values:
         return None

@@ -117,10 +117,13 @@ class _Quiet:
 
 
 def play(game: Game, match: Match, clock: Clock | None = None,
-         watch: Callable[[Any], None] | None = None) -> GameRecord:
+         watch: Callable[[Any], None] | None = None,
+         step: Callable[[Any, Any, int, Action], None] | None = None) -> GameRecord:
     """Play ``match`` to its end (or the arena's bound). ``clock`` (e.g.
     ``time.perf_counter``) times each decision; ``watch`` sees every state,
-    the first included (a test's ``game.check``)."""
+    the first included (a test's ``game.check``); ``step`` sees every
+    action applied, as ``(before, after, seat, action)`` (a balance
+    report's :meth:`~engine.core.Game.card_uses`)."""
     state = game.setup(match.players, match.seed, match.options)
     order = arena_rng(match.seed)
     decisions = [0] * match.players
@@ -138,7 +141,9 @@ def play(game: Game, match: Match, clock: Clock | None = None,
         action = choose(game, state, seat, match.levels[seat], rng, match.budget, clock)
         if clock is not None and len(game.actions(state, seat)) > 1:  # asked only when timing, outside the time
             times.append((seat, clock() - start))
-        state = game.apply(state, seat, action)
+        before, state = state, game.apply(state, seat, action)
+        if step:
+            step(before, state, seat, action)
         log.append((seat, action))
         if watch:
             watch(state)

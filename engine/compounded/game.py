@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from engine.compounded import discover, fires, lab, reactions, research, study, tools  # noqa: F401  (they register their steps)
+from engine.compounded import discover, fires, lab, reactions, research, study, tools, uses  # noqa: F401  (they register their steps)
 from engine.compounded.cards import CompoundedCards
 from engine.compounded.flow import Rules
 from engine.compounded.evaluate import evaluate
@@ -126,6 +126,23 @@ class Compounded(Game[State]):
         """The score track plus what is in reach, against the best other
         scientist (:mod:`engine.compounded.evaluate`)."""
         return evaluate(self.rules, state, seat)
+
+    def card_names(self) -> dict[str, str]:
+        return uses.card_names(self.cards)
+
+    def card_uses(self, before: State, after: State, seat: int, action: Action) -> tuple[tuple[int, str, str], ...]:
+        """Compounds and Lab Partners claimed and completed (:mod:`engine.compounded.uses`)."""
+        return uses.card_uses(before, after)
+
+    def cards_in_play(self, state: State) -> list[str]:
+        """The compounds and Lab Partners in the grid."""
+        return [c.card for c in state.grid if c.card in self.cards.compounds]
+
+    def end_condition(self, state: State) -> str | None:
+        return uses.end_condition(state)
+
+    def round_of(self, state: State) -> int | None:
+        return state.round
 
     def check(self, state: State) -> None:
         if not isinstance(state, State):

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from engine.core import Action, Game, InvalidState, Result, SetupOption
-from engine.labnotes import evaluate, invariants, proposals
+from engine.labnotes import evaluate, invariants, proposals, uses
 from engine.labnotes.cards import LabNotesData
 from engine.labnotes.rules import Rules
 from engine.labnotes.scoring import seat_score
@@ -120,6 +120,23 @@ class LabNotes(Game[State]):
     def proposals(self, state: State, seat: int) -> list[Action]:
         """The spaces worth weighing for a notate or a burn, and every other action."""
         return proposals.proposals(self.rules, state, seat)
+
+    def card_names(self) -> dict[str, str]:
+        return uses.card_names(self.rules)
+
+    def card_uses(self, before: State, after: State, seat: int, action: Action) -> tuple[tuple[int, str, str], ...]:
+        """Notecards claimed, tool cards unlocked and used (:mod:`engine.labnotes.uses`)."""
+        return uses.card_uses(before, after)
+
+    def cards_in_play(self, state: State) -> list[str]:
+        """The notecards face up in the line, and the game's three tool cards."""
+        return [c for c in state.line if c not in self.rules.lab_fires] + list(state.tools)
+
+    def end_condition(self, state: State) -> str | None:
+        return uses.END if self.is_over(state) else None
+
+    def round_of(self, state: State) -> int | None:
+        return state.round
 
     def check(self, state: State) -> None:
         if not isinstance(state, State):

@@ -47,7 +47,7 @@ from typing import Any, Mapping
 
 from engine.core import Action, Game, IllegalAction, InvalidState, Result
 from engine.molecules import Layout
-from engine.organicsoup import building, drawing, ending, evaluate, invariants, offers, reactions, turn
+from engine.organicsoup import building, drawing, ending, evaluate, invariants, offers, reactions, turn, uses
 from engine.organicsoup.cards import OrganicSoupCards, Recipe
 from engine.organicsoup.setup import MAX_PLAYERS, MIN_PLAYERS, setup
 from engine.organicsoup.state import HAND_LEVELS, State, state_from_dict, state_to_dict
@@ -181,6 +181,20 @@ class OrganicSoup(Game[State]):
         """Recipes by level plus what is in reach, against the best other
         player (:mod:`engine.organicsoup.evaluate`)."""
         return evaluate.evaluate(self.cards, state, seat)
+
+    def card_names(self) -> dict[str, str]:
+        return uses.card_names(self.cards)
+
+    def card_uses(self, before: State, after: State, seat: int, action: Action) -> tuple[tuple[int, str, str], ...]:
+        """Recipes taken in front of a player, built or by a reaction (:mod:`engine.organicsoup.uses`)."""
+        return uses.card_uses(before, after, action)
+
+    def cards_in_play(self, state: State) -> list[str]:
+        """The recipes in the middle, in every hand and in front of every player."""
+        return [*state.middle, *(r for s in state.seats for r in (*s.hand, *s.recipes))]
+
+    def end_condition(self, state: State) -> str | None:
+        return uses.end_condition(state)
 
     def check(self, state: State) -> None:
         if not isinstance(state, State):

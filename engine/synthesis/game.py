@@ -31,7 +31,7 @@ from typing import Any, Mapping
 
 from engine.core import Action, Game, InvalidState, Result, SeatScore, SetupOption
 from engine.rng import Rng
-from engine.synthesis import evaluate, invariants, proposals
+from engine.synthesis import evaluate, invariants, proposals, uses
 from engine.synthesis.cards import SynthesisCards
 from engine.synthesis.figures import bond_figure, disc_figure, group_figure, table_figure
 from engine.synthesis.layout import geometry
@@ -151,6 +151,23 @@ class Synthesis(Game[State]):
     def proposals(self, state: State, seat: int) -> list[Action]:
         """The drawings that close or near-close the most, and every other action."""
         return proposals.proposals(self.rules, state, seat)
+
+    def card_names(self) -> dict[str, str]:
+        return uses.card_names(self.cards)
+
+    def card_uses(self, before: State, after: State, seat: int, action: Action) -> tuple[tuple[int, str, str], ...]:
+        """The game's goal cards completed, read at the end (:mod:`engine.synthesis.uses`)."""
+        return uses.card_uses(self, before, after)
+
+    def cards_in_play(self, state: State) -> list[str]:
+        """The game's goal cards."""
+        return [c for c in (state.chain_card, state.pattern_card, state.project) if c]
+
+    def end_condition(self, state: State) -> str | None:
+        return uses.END if self.is_over(state) else None
+
+    def round_of(self, state: State) -> int | None:
+        return state.turn
 
     def check(self, state: State) -> None:
         if not isinstance(state, State):

@@ -57,6 +57,7 @@ DEFAULTS: dict[str, Any] = {
     "BOT_ITERATIONS": 24,               # the hard bot's futures per decision (engine.bots.Budget)
     "BOT_SECONDS": 1.0,                 # ...and its thinking time, at most (about: one future more); 0: no limit
     "BOT_POLL_S": 0.25,                 # how often the bots look at tables another worker moved
+    "SETS_DIR": None,                   # a folder of card sets (folders, zips) hosts may choose (companion.card_sets)
     "FINISHED_HOURS": 24,               # a finished table is forgotten after this long...
     "IDLE_DAYS": 14,                    # ...and any table left alone for this long
     "SESSION_COOKIE_NAME": "labkit_session",
@@ -132,12 +133,15 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     referee = Referee(tables, strict_versions=bool(app.config["STRICT_VERSIONS"]),
                       secret=str(app.config["SECRET_KEY"]).encode(), code_length=int(app.config["CODE_LENGTH"]))
     app.extensions["companion_referee"] = referee
+    from companion.card_sets import TableSets
+    referee.sets = TableSets(tables, app.config.get("SETS_DIR"))
     _bots(app, referee, news)
     app.extensions["companion_streams"] = stream.Streams()
     try:
         security._trusted(str(app.config["TRUSTED_PROXIES"] or ""))
     except ValueError as exc:
         raise ValueError(f"TRUSTED_PROXIES: {exc} (give addresses or networks, like 10.0.0.1, 192.168.0.0/16)") from None
+    pages.allow_uploads(app)   # before the guard reads the form: an uploaded card set is larger than the rest
     security.protect(app)
     app.jinja_env.globals["csrf_token"] = security.csrf_token
     app.jinja_env.globals["csrf_field"] = security.CSRF_FIELD

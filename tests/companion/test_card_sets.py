@@ -306,3 +306,35 @@ def test_a_set_choice_that_names_nothing_is_refused_by_the_form_and_the_api(tmp_
     assert api.status_code == 422 and "There is no card set \"Nobody's Set\" of Compounded" in api.json["error"]
     assert api.json["problems"] == []
     assert app.extensions["companion_store"].count_tables() == 0
+
+
+def test_a_bots_worker_builds_the_rules_of_the_tables_set(tmp_path: Path) -> None:
+    from companion import bot_worker
+    from engine.bots import Budget
+    from labkit.cardsets import open_set
+
+    folder = tmp_path / "bot-set"
+    changed = make_set("compounded", folder, "Bot Set")
+    opened = open_set(folder)
+    game = opened.play
+    state = game.setup(2, 3, {})
+    seat = game.to_move(state)[0]
+    action = bot_worker.think(registry.find("compounded"), game.to_dict(state), seat, "greedy", 1,
+                              Budget(iterations=2), (opened.content_hash, write_zip(opened.set_files)))
+    assert action in game.actions(state, seat)
+    worker_rules = bot_worker._games[("compounded", opened.content_hash)]
+    assert changed in {tool.name for tool in worker_rules.cards.tools.values()}
+
+
+def test_a_stored_set_is_forgotten_only_when_no_table_plays_it(tmp_path: Path) -> None:
+    from companion.store_sets import StoredSet
+
+    app = make_app(tmp_path, BOTS=False)
+    store = app.extensions["companion_store"]
+    kept, loose = (StoredSet(c * 64, "compounded", "S", "", "1", b"zip") for c in "ab")
+    store.put_card_set(kept)
+    store.put_card_set(loose)
+    store.create_table(code="KEEPS", game="compounded", seed=1, options={}, host_token="x", card_set=kept.hash)
+    assert store.forget_card_sets(-1) == 1     # everything counts as long unused
+    assert store.card_set(kept.hash) == kept and store.card_set(loose.hash) is None
+    store.db.close()

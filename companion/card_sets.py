@@ -36,7 +36,10 @@ log = logging.getLogger(__name__)
 HASH = re.compile(r"^[0-9a-f]{64}$")
 """A content hash as :func:`labkit.setfiles.content_hash` writes it."""
 KEEP_GAMES = 16
-"""Rules built from custom sets kept per process (a set's rules take a while to build)."""
+"""Rules built from custom sets kept per process (a set's rules take a while
+to build), the least recently used let go beyond it: drawings the games'
+plugins keep are keyed by :func:`companion.kept.serial`, never ``id()``, so
+no later set's rules are shown another set's drawings."""
 OWN = "own"
 """The form's and the API's word for the game's own set."""
 

@@ -338,3 +338,27 @@ def test_a_stored_set_is_forgotten_only_when_no_table_plays_it(tmp_path: Path) -
     assert store.forget_card_sets(-1) == 1     # everything counts as long unused
     assert store.card_set(kept.hash) == kept and store.card_set(loose.hash) is None
     store.db.close()
+
+
+def test_drawings_are_kept_under_a_number_no_later_rules_take_over() -> None:
+    """The rules of a custom set are let go when unused; a drawing kept under
+    ``id(rules)`` would be shown for the next rules that get the same id."""
+    import gc
+
+    from companion.kept import serial
+
+    class Rules:
+        pass
+
+    first = Rules()
+    number, at = serial(first), id(first)
+    del first
+    gc.collect()
+    later = []
+    for _ in range(20_000):   # CPython hands the freed memory to a new object soon
+        later.append(Rules())
+        if id(later[-1]) == at:
+            break
+    reused = [r for r in later if id(r) == at]
+    assert reused, "no object took the freed id (the test needs CPython's allocator)"
+    assert serial(reused[0]) != number and serial(reused[0]) == serial(reused[0])

@@ -91,7 +91,8 @@ class TableSets:
         self._games: "OrderedDict[str, Game]" = OrderedDict()
         self._about: dict[str, About] = {}
         self._zips: "OrderedDict[str, bytes]" = OrderedDict()
-        self._told: tuple[str, ...] = ()
+        self._listed: tuple[tuple, tuple[list, list[str]]] | None = None
+        """The folder's sets as last read, and what their files looked like then."""
 
     # --- the server's folder ------------------------------------------------------
     def server_sets(self) -> tuple[list[tuple[cardsets.CardSet, str]], list[str]]:
@@ -100,18 +101,21 @@ class TableSets:
         are broken: they are not offered, and the log says why."""
         if self.folder is None:
             return [], []
+        entries = [e for e in sorted(self.folder.iterdir()) if not e.name.startswith(".") and setfiles.is_set_path(e)]
+        seen = tuple((e.name, _fingerprint(e)) for e in entries)
+        with self._lock:
+            if self._listed is not None and self._listed[0] == seen:
+                return self._listed[1]
         found, problems = [], []
-        for entry in sorted(self.folder.iterdir()):
-            if entry.name.startswith(".") or not setfiles.is_set_path(entry):
-                continue
+        for entry in entries:
             try:
                 found.append((cardsets.open_set(entry), entry.name))
             except DataError as exc:
                 problems.extend(str(p) for p in exc.problems)
-        with self._lock:
-            tell, self._told = tuple(problems) != self._told, tuple(problems)
-        if tell and problems:
+        if problems:
             log.warning("card sets in %s not offered:\n%s", self.folder, "\n".join(problems))
+        with self._lock:
+            self._listed = (seen, (found, problems))
         return found, problems
 
     def offered(self, game: str) -> list[Offer]:
@@ -221,6 +225,15 @@ class TableSets:
         if kept is None:  # the store keeps every set a table records (companion.store_sets)
             raise RuntimeError(f"card set {digest} is not in the database")
         return kept
+
+
+def _fingerprint(entry: Path) -> tuple:
+    """What changes when a set in the server's folder is edited: the sizes and
+    times of a zip, or of a folder's files (read again only then)."""
+    if entry.is_file():
+        st = entry.stat()
+        return (st.st_size, st.st_mtime_ns)
+    return tuple(sorted((f.name, f.stat().st_size, f.stat().st_mtime_ns) for f in entry.iterdir() if f.is_file()))
 
 
 def _shown_name(filename: str | None) -> str:

@@ -362,3 +362,24 @@ def test_drawings_are_kept_under_a_number_no_later_rules_take_over() -> None:
     reused = [r for r in later if id(r) == at]
     assert reused, "no object took the freed id (the test needs CPython's allocator)"
     assert serial(reused[0]) != number and serial(reused[0]) == serial(reused[0])
+
+
+def test_the_servers_folder_is_read_again_when_a_set_changes_and_a_broken_set_is_not_offered(tmp_path: Path) -> None:
+    sets = tmp_path / "sets"
+    make_set("organicsoup", sets / "soup", "Soup Set")
+    app = make_app(tmp_path, SETS_DIR=str(sets), BOTS=False)
+    offered = app.extensions["companion_referee"].table_sets().offered
+    first = offered("organicsoup")
+    assert [(o.name, o.version, o.source) for o in first] == [("Soup Set", "2", "soup")]
+    assert offered("organicsoup") == first and offered("labnotes") == []
+
+    manifest = sets / "soup" / SET_MANIFEST
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("version: '2'", "version: '3'"), encoding="utf-8")
+    broken = sets / "broken"
+    new_set(registry.find("organicsoup"), broken, name="Broken Soup")
+    expected = BREAKS["organicsoup"](broken)
+    now = offered("organicsoup")
+    assert [(o.name, o.version) for o in now] == [("Soup Set", "3")] and now[0].hash != first[0].hash
+    _, problems = app.extensions["companion_referee"].table_sets().server_sets()
+    assert all(any(e in p for p in problems) for e in expected), problems
+    app.extensions["companion_store"].db.close()

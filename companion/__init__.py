@@ -58,6 +58,7 @@ DEFAULTS: dict[str, Any] = {
     "BOT_SECONDS": 1.0,                 # ...and its thinking time, at most (about: one future more); 0: no limit
     "BOT_POLL_S": 0.25,                 # how often the bots look at tables another worker moved
     "SETS_DIR": None,                   # a folder of card sets (folders, zips) hosts may choose (companion.card_sets)
+    "SET_CHECK_SECONDS": 20.0,          # an uploaded set's check, in a process of its own, at most (companion.set_check)
     "FINISHED_HOURS": 24,               # a finished table is forgotten after this long...
     "IDLE_DAYS": 14,                    # ...and any table left alone for this long
     "SESSION_COOKIE_NAME": "labkit_session",
@@ -134,7 +135,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
                       secret=str(app.config["SECRET_KEY"]).encode(), code_length=int(app.config["CODE_LENGTH"]))
     app.extensions["companion_referee"] = referee
     from companion.card_sets import TableSets
-    referee.sets = TableSets(tables, app.config.get("SETS_DIR"))
+    referee.sets = TableSets(tables, app.config.get("SETS_DIR"), float(app.config["SET_CHECK_SECONDS"]))
     _bots(app, referee, news)
     app.extensions["companion_streams"] = stream.Streams()
     try:

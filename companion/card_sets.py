@@ -10,9 +10,10 @@ bytes, and the table's log replays with the cards it was played with even
 if the folder's copy is edited or removed.
 
 An uploaded zip is untrusted input: it is read in memory under the bounds
-of :mod:`labkit.setfiles` and checked by the game's own parser, and every
-problem found is a :class:`~companion.errors.BadSet` with the words
-``labkit validate`` prints, before anything is stored.
+of :mod:`labkit.setfiles` and checked by the game's own parser, in a worker
+process for a bounded time (:mod:`companion.set_check`), and every problem
+found is a :class:`~companion.errors.BadSet` with the words ``labkit
+validate`` prints, before anything is stored.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import Any
 
 from engine.core import Game
 from engine.data import DataError
+from companion import set_check
 from companion.errors import BadSet
 from companion.store_sets import StoredSet
 from labkit import cardsets, registry, setfiles
@@ -82,8 +84,11 @@ def _stored(opened: cardsets.CardSet, fallback_name: str) -> StoredSet:
 class TableSets:
     """The sets a server offers and the rules of the sets its tables play."""
 
-    def __init__(self, store: Any, folder: Path | str | None = None) -> None:
+    def __init__(self, store: Any, folder: Path | str | None = None,
+                 check_seconds: float = set_check.CHECK_SECONDS) -> None:
         self.store = store
+        self.check_seconds = check_seconds
+        """An upload's check runs in a worker process for at most this (0: here, unbounded)."""
         self.folder = Path(folder) if folder else None
         if self.folder is not None and not self.folder.is_dir():
             raise ValueError(f"SETS_DIR: {self.folder} is not a folder (give the folder that holds the card sets)")
@@ -161,22 +166,19 @@ class TableSets:
         Raises :class:`BadSet` with every problem found; nothing is stored then."""
         shown = _shown_name(filename)
         descriptor = registry.find(game)
-        which, problems, _ = setfiles.collect_zip(data, shown, (cardsets.MANIFEST,))
-        if cardsets.MANIFEST in which:
-            try:
-                other = cardsets.game_of_files(which, problems, shown, registry.games())
-            except DataError as exc:
-                raise _refused(shown, [str(p) for p in exc.problems]) from None
-            if other.name != game:
-                raise BadSet(f"{shown} is a card set of {other.title}, not of {descriptor.title}: "
-                             f"choose it when making a {other.title} table.",
-                             [f"{shown}/{cardsets.MANIFEST}: key 'game': expected {game!r}, found {other.name!r}"])
         try:
-            opened = cardsets.open_zip(data, shown, descriptor)
-        except DataError as exc:
-            raise _refused(shown, [str(p) for p in exc.problems]) from None
-        self.store.put_card_set(_stored(opened, PurePath(shown).stem))
-        return opened.content_hash
+            found = set_check.checked(data, shown, descriptor, PurePath(shown).stem, self.check_seconds)
+        except set_check.TooLong:
+            raise BadSet(f"{shown} took longer than {self.check_seconds:g} s to check, so it was not accepted "
+                         "(nothing was stored): check it with labkit validate, which says which cards "
+                         "are hard to place.") from None
+        if found.other:
+            raise BadSet(f"{shown} is a card set of {found.other}, not of {descriptor.title}: "
+                         f"choose it when making a {found.other} table.", list(found.problems))
+        if found.problems:
+            raise _refused(shown, list(found.problems))
+        self.store.put_card_set(StoredSet(found.hash, game, found.name, found.author, found.version, found.zip))
+        return found.hash
 
     # --- playing --------------------------------------------------------------------
     def game(self, game: str, digest: str) -> Game:

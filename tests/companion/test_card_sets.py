@@ -383,3 +383,22 @@ def test_the_servers_folder_is_read_again_when_a_set_changes_and_a_broken_set_is
     _, problems = app.extensions["companion_referee"].table_sets().server_sets()
     assert all(any(e in p for p in problems) for e in expected), problems
     app.extensions["companion_store"].db.close()
+
+
+def test_a_set_that_takes_too_long_to_check_is_refused_and_its_check_stopped(tmp_path: Path) -> None:
+    from tests.labkit.test_broken_sets import set_cell
+
+    folder = tmp_path / "slow"
+    new_set(registry.find("labnotes"), folder, name="Slow")
+    for card in ("methane", "ammonia", "methanol", "formaldehyde", "hydrogen-cyanide"):  # each fills the
+        # placement search's bound (about 1 s): 5 s of checking at the least
+        set_cell(folder / "notecards.csv", card, "structure", "CC(C)(C)C(C)(C)C")
+        set_cell(folder / "notecards.csv", card, "formula", "C8H18")
+    app = make_app(tmp_path, BOTS=False, SET_CHECK_SECONDS=2)
+    status, form = refused_upload(app, "labnotes", zipped(folder), "slow.zip")
+    assert status == 422 and "slow.zip took longer than 2 s to check" in form
+
+    good = tmp_path / "good"   # the next upload gets a new worker
+    make_set("labnotes", good, "Good")
+    made = create(Phone(app), "labnotes", card_set="upload", card_set_zip=(io.BytesIO(zipped(good)), "good.zip"))
+    assert made.status_code == 303

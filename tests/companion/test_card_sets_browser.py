@@ -42,7 +42,8 @@ def test_the_host_uploads_a_set_on_the_create_page_and_the_table_names_it(browse
     form.locator("input[type=file]").set_input_files(str(tmp_path / "pocket.zip"))
     form.get_by_role("button", name=re.compile("^Compounded")).tap()
 
-    page.wait_for_selector(".big-code")
+    # the server's first upload starts the process that checks sets (seconds on a busy machine)
+    page.wait_for_selector(".big-code", timeout=60_000)
     said = " ".join(page.inner_text("#set-in-play").split())
     assert said == "Card set: Pocket Set by Ann Author, version 3", said
     ctx.close()

@@ -1,8 +1,9 @@
 """The table companion: a Flask + htmx referee that every phone at the table opens.
 
 Flask's tutorial shape: :func:`create_app` is the application factory, one
-blueprint per concern (``pages`` for phones, ``api`` for other clients,
-``paper`` for every game's paper tools, and one per game plugin that brings
+blueprint per concern (``home`` to make or find a table, ``pages`` for
+phones at it, ``api`` for other clients, ``paper`` for every game's paper
+tools, and one per game plugin that brings
 pages of its own, :mod:`companion.plugins`), and the database is reached only
 through :mod:`companion.store`.
 
@@ -120,7 +121,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
         log.warning("%s is missing: run `make %s` (pages will not update live)", HTMX_FILE,
                     HTMX_FILE.relative_to(Path(__file__).parent.parent))
 
-    from companion import api, bot_pages, hub, pages, paper, plugins, pwa, security, store, stream
+    from companion import api, bot_pages, home, hub, pages, paper, plugins, pwa, security, store, stream
     from companion.referee import Referee
 
     store.init_app(app)
@@ -142,11 +143,12 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
         security._trusted(str(app.config["TRUSTED_PROXIES"] or ""))
     except ValueError as exc:
         raise ValueError(f"TRUSTED_PROXIES: {exc} (give addresses or networks, like 10.0.0.1, 192.168.0.0/16)") from None
-    pages.allow_uploads(app)   # before the guard reads the form: an uploaded card set is larger than the rest
+    home.allow_uploads(app)   # before the guard reads the form: an uploaded card set is larger than the rest
     security.protect(app)
     app.jinja_env.globals["csrf_token"] = security.csrf_token
     app.jinja_env.globals["csrf_field"] = security.CSRF_FIELD
 
+    app.register_blueprint(home.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(api.bp)

@@ -3,8 +3,8 @@
 
 A set's files are bounded in size (:mod:`labkit.setfiles`), but not the
 work of checking them: the game's parser proves every compound buildable,
-and a Lab Notes compound that does not fit takes the placement search about
-a second (``engine.hexgrid.EMBED_STEPS``), so a megabyte of such rows could
+and a compound that does not fit a note sheet takes the placement search
+about a second (``engine.hexgrid.EMBED_STEPS``), so a megabyte of such rows could
 hold a serving process's interpreter for hours and stall every table it
 serves. The check runs in a spawned worker process instead (one per serving
 process, started at the first upload), and one that takes too long is
@@ -24,7 +24,7 @@ from engine.descriptor import GameDescriptor
 
 CHECK_SECONDS = 20.0
 """A bound, not a rule (the ``SET_CHECK_SECONDS`` setting): the games' own
-sets are checked in well under a second, the largest (Synthesis) in about 0.3 s."""
+sets are checked in well under a second (the slowest in about 0.3 s)."""
 
 
 @dataclass(frozen=True)

@@ -402,3 +402,31 @@ def test_a_set_that_takes_too_long_to_check_is_refused_and_its_check_stopped(tmp
     make_set("labnotes", good, "Good")
     made = create(Phone(app), "labnotes", card_set="upload", card_set_zip=(io.BytesIO(zipped(good)), "good.zip"))
     assert made.status_code == 303
+
+
+def test_bots_at_a_table_play_with_its_set(tmp_path: Path) -> None:
+    """A card the game's own set does not have (a recipe under a new id): a
+    bot's worker that built the game's own rules could not even read the state."""
+    from tests.companion.test_bots import _check_moves, _wait
+
+    sets = tmp_path / "sets"
+    new_set(registry.find("organicsoup"), sets / "renamed", name="Renamed")
+    recipes = sets / "renamed" / "recipes.csv"
+    recipes.write_text(recipes.read_text(encoding="utf-8").replace("\nethanol,", "\ngrain-alcohol,"), encoding="utf-8")
+    app = make_app(tmp_path, SETS_DIR=str(sets), BOT_PACE_S=0, BOT_POLL_S=0.05)
+    try:
+        host = Phone(app)
+        made = create(host, "organicsoup", card_set="Renamed")
+        assert made.status_code == 303, made.data[:500]
+        code = made.headers["Location"].rsplit("/", 1)[-1]
+        for _ in range(2):
+            assert host.post(f"/t/{code}/bots", {"level": "easy"}).status_code == 200
+        assert host.post(f"/t/{code}/start", {"version": str(host.version(code))}).status_code == 200
+        referee = app.extensions["companion_referee"]
+        snap = referee.snapshot(code)
+        assert "grain-alcohol" in repr(snap.game.to_dict(snap.state))   # the new card is in play
+        _wait(lambda: referee.snapshot(code).moves >= 6, 60)
+        _check_moves(referee, code)
+    finally:
+        app.extensions["companion_bots"].stop()
+        app.extensions["companion_store"].db.close()

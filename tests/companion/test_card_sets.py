@@ -326,7 +326,7 @@ def test_a_bots_worker_builds_the_rules_of_the_tables_set(tmp_path: Path) -> Non
     assert changed in {tool.name for tool in worker_rules.cards.tools.values()}
 
 
-def test_a_stored_set_is_forgotten_only_when_no_table_plays_it(tmp_path: Path) -> None:
+def test_a_stored_set_is_forgotten_only_when_no_table_plays_it_and_a_rematch_keeps_it(tmp_path: Path) -> None:
     from companion.store_sets import StoredSet
 
     app = make_app(tmp_path, BOTS=False)
@@ -334,9 +334,11 @@ def test_a_stored_set_is_forgotten_only_when_no_table_plays_it(tmp_path: Path) -
     kept, loose = (StoredSet(c * 64, "compounded", "S", "", "1", b"zip") for c in "ab")
     store.put_card_set(kept)
     store.put_card_set(loose)
-    store.create_table(code="KEEPS", game="compounded", seed=1, options={}, host_token="x", card_set=kept.hash)
+    table = store.create_table(code="KEEPS", game="compounded", seed=1, options={}, host_token="x",
+                               card_set=kept.hash)
     assert store.forget_card_sets(-1) == 1     # everything counts as long unused
     assert store.card_set(kept.hash) == kept and store.card_set(loose.hash) is None
+    assert store.rematch(table, "AGAIN", 2, "x", [])["card_set"] == kept.hash   # a rematch keeps the set
     store.db.close()
 
 

@@ -25,6 +25,7 @@ from labkit.cli import main as labkit_cli
 from labkit.sets import new_set
 from labkit.setfiles import MAX_ZIP_BYTES, SET_MANIFEST, write_zip
 from tests.companion.conftest import Phone, make_app
+from tests.companion.test_api import check
 from tests.labkit.test_broken_sets import BREAKS
 
 # One card changed in each game where every table shows it from the start
@@ -178,7 +179,9 @@ def test_on_postgresql_a_server_set_chosen_through_the_api_replays_after_a_resta
     client = app.test_client()
     listed = next(g for g in client.get("/api/games").json["games"] if g["name"] == "compounded")
     assert [s["name"] for s in listed["card_sets"]] == ["Postgres Set"]
-    made = client.post("/api/tables", json={"game": "compounded", "card_set": "Postgres Set", "seed": 11})
+    check(app, "GET", "/api/games", client.get("/api/games"))   # shaped as the OpenAPI document says
+    made = check(app, "POST", "/api/tables", client.post("/api/tables", json={"game": "compounded",
+                                                                           "card_set": "Postgres Set", "seed": 11}))
     assert made.status_code == 201, made.json
     code, host = made.json["code"], made.json["host_token"]
     assert made.json["table"]["card_set"]["name"] == "Postgres Set"
@@ -302,7 +305,8 @@ def test_a_set_choice_that_names_nothing_is_refused_by_the_form_and_the_api(tmp_
     assert response.status_code == 422 and "There is no card set" in response.get_data(as_text=True)
     response = create(host, "compounded", card_set="upload")
     assert response.status_code == 422 and "Choose the zip" in response.get_data(as_text=True)
-    api = app.test_client().post("/api/tables", json={"game": "compounded", "card_set": "Nobody's Set"})
+    api = check(app, "POST", "/api/tables",
+                app.test_client().post("/api/tables", json={"game": "compounded", "card_set": "Nobody's Set"}))
     assert api.status_code == 422 and "There is no card set \"Nobody's Set\" of Compounded" in api.json["error"]
     assert api.json["problems"] == []
     assert app.extensions["companion_store"].count_tables() == 0
@@ -374,6 +378,9 @@ def test_the_servers_folder_is_read_again_when_a_set_changes_and_a_broken_set_is
     first = offered("organicsoup")
     assert [(o.name, o.version, o.source) for o in first] == [("Soup Set", "2", "soup")]
     assert offered("organicsoup") == first and offered("labnotes") == []
+    client = app.test_client()   # the API chooses it by its file name, and says so, as described
+    made = check(app, "POST", "/api/tables", client.post("/api/tables", json={"game": "organicsoup", "card_set": "soup"}))
+    assert made.status_code == 201 and made.json["table"]["card_set"]["hash"] == first[0].hash
 
     manifest = sets / "soup" / SET_MANIFEST
     manifest.write_text(manifest.read_text(encoding="utf-8").replace("version: '2'", "version: '3'"), encoding="utf-8")

@@ -2,9 +2,9 @@
 same bytes either way, so that a set shared as a zip is the set its author
 validated, and one content hash names both.
 
-A zip may come from anywhere (later: uploaded from a phone), so it is read
-as untrusted: it is never unpacked to disk, only files a set may hold are
-taken from it, and the bounds below cap what reading it can cost. Every
+A zip may come from anywhere (uploaded from a phone: companion.card_sets),
+so it is read as untrusted: it is never unpacked to disk, only files a set
+may hold are taken from it, and the bounds below cap what reading it can cost. Every
 problem is a :class:`~engine.data.Problem`, all of them collected before
 anything stops.
 

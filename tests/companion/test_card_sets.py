@@ -439,3 +439,26 @@ def test_bots_at_a_table_play_with_its_set(tmp_path: Path) -> None:
     finally:
         app.extensions["companion_bots"].stop()
         app.extensions["companion_store"].db.close()
+
+
+def test_a_database_of_schema_4_gets_card_sets_in_place(tmp_path: Path) -> None:
+    from companion.db import SCHEMA_VERSION, Database
+    from companion.store import Store
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    old = Database(url)
+    old.init_schema()
+    with old.connect() as c:                       # as schema version 4 left it, with a table in it
+        c.execute("DROP TABLE card_sets")
+        c.execute("ALTER TABLE game_tables DROP COLUMN card_set")
+        c.execute("UPDATE companion_meta SET value = '4' WHERE key = 'schema_version'")
+        c.execute("INSERT INTO game_tables (code, game, seed, options, host_token, status, created_at, updated_at) "
+                  "VALUES ('OLDER', 'compounded', 1, '{}', 'x', 'lobby', 't', 't')")
+    old.close()
+    database = Database(url)
+    database.init_schema()
+    store = Store(database)
+    assert store.table("OLDER")["card_set"] is None      # the game's own set, as it was played
+    with database.connect() as c:
+        assert c.one("SELECT value FROM companion_meta WHERE key = 'schema_version'")["value"] == str(SCHEMA_VERSION)
+    database.close()

@@ -1,8 +1,9 @@
 """The table companion: a Flask + htmx referee that every phone at the table opens.
 
 Flask's tutorial shape: :func:`create_app` is the application factory, one
-blueprint per concern (``pages`` for phones, ``api`` for other clients,
-``paper`` for every game's paper tools, and one per game plugin that brings
+blueprint per concern (``home`` to make or find a table, ``pages`` for
+phones at it, ``api`` for other clients, ``paper`` for every game's paper
+tools, and one per game plugin that brings
 pages of its own, :mod:`companion.plugins`), and the database is reached only
 through :mod:`companion.store`.
 
@@ -57,6 +58,8 @@ DEFAULTS: dict[str, Any] = {
     "BOT_ITERATIONS": 24,               # the hard bot's futures per decision (engine.bots.Budget)
     "BOT_SECONDS": 1.0,                 # ...and its thinking time, at most (about: one future more); 0: no limit
     "BOT_POLL_S": 0.25,                 # how often the bots look at tables another worker moved
+    "SETS_DIR": None,                   # a folder of card sets (folders, zips) hosts may choose (companion.card_sets)
+    "SET_CHECK_SECONDS": 20.0,          # an uploaded set's check, in a process of its own, at most (companion.set_check)
     "FINISHED_HOURS": 24,               # a finished table is forgotten after this long...
     "IDLE_DAYS": 14,                    # ...and any table left alone for this long
     "SESSION_COOKIE_NAME": "labkit_session",
@@ -118,7 +121,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
         log.warning("%s is missing: run `make %s` (pages will not update live)", HTMX_FILE,
                     HTMX_FILE.relative_to(Path(__file__).parent.parent))
 
-    from companion import api, bot_pages, hub, pages, paper, plugins, pwa, security, store, stream
+    from companion import api, bot_pages, home, hub, pages, paper, plugins, pwa, security, store, stream
     from companion.referee import Referee
 
     store.init_app(app)
@@ -132,16 +135,20 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     referee = Referee(tables, strict_versions=bool(app.config["STRICT_VERSIONS"]),
                       secret=str(app.config["SECRET_KEY"]).encode(), code_length=int(app.config["CODE_LENGTH"]))
     app.extensions["companion_referee"] = referee
+    from companion.card_sets import TableSets
+    referee.sets = TableSets(tables, app.config.get("SETS_DIR"), float(app.config["SET_CHECK_SECONDS"]))
     _bots(app, referee, news)
     app.extensions["companion_streams"] = stream.Streams()
     try:
         security._trusted(str(app.config["TRUSTED_PROXIES"] or ""))
     except ValueError as exc:
         raise ValueError(f"TRUSTED_PROXIES: {exc} (give addresses or networks, like 10.0.0.1, 192.168.0.0/16)") from None
+    home.allow_uploads(app)   # before the guard reads the form: an uploaded card set is larger than the rest
     security.protect(app)
     app.jinja_env.globals["csrf_token"] = security.csrf_token
     app.jinja_env.globals["csrf_field"] = security.CSRF_FIELD
 
+    app.register_blueprint(home.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(api.bp)

@@ -17,11 +17,12 @@ from werkzeug.exceptions import BadRequest
 
 from companion import openapi
 from companion.caller import Caller, again, by_token
-from companion.errors import BIGINT_LIMIT, REFUSALS, BadInput, Conflict, Forbidden, status_of
+from companion.errors import BIGINT_LIMIT, REFUSALS, BadInput, BadSet, Conflict, Forbidden, status_of
 from companion.lobby import clean_code
 from companion.security import json_error, rate_limit
 from companion.snapshot import Snapshot
 from companion.web import get_referee, public_base_url, tidy
+from labkit import registry
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -55,7 +56,22 @@ def table_json(snap: Snapshot, seat: int | None, host: bool) -> dict[str, Any]:
         "view": snap.view(seat) if snap.started else None,
         "result": snap.result_dict(),
         "take_back": _take_back_words(snap, seat),
+        "card_set": _card_set(snap),
     }
+
+
+def _card_set(snap: Snapshot) -> dict[str, Any] | None:
+    """The custom card set the table plays (``None``: the game's own)."""
+    digest = snap.table.get("card_set")
+    if not digest:
+        return None
+    about = get_referee().set_about(snap.table)
+    return {"hash": digest, "name": about.name, "author": about.author, "version": about.version}
+
+
+def _offers(game: str) -> list[dict[str, Any]]:
+    return [{"hash": o.hash, "name": o.name, "author": o.author, "version": o.version, "source": o.source}
+            for o in get_referee().table_sets().offered(game)]
 
 
 def _take_back_words(snap: Snapshot, seat: int | None) -> str | None:
@@ -77,6 +93,12 @@ def _version(data: dict[str, Any]) -> int:
     if isinstance(version, bool) or not isinstance(version, int) or not 0 <= version < BIGINT_LIMIT:
         raise BadInput("Send \"version\": the table version you saw (a whole number from 0).")
     return version
+
+
+@bp.errorhandler(BadSet)
+def _bad_set(exc: BadSet) -> Any:
+    """A card set refused: the sentence, and every problem on its own."""
+    return json_error(exc.status, str(exc), problems=exc.problems)
 
 
 @bp.errorhandler(Conflict)
@@ -104,11 +126,10 @@ def spec() -> Any:
 
 @bp.get("/games")
 def list_games() -> Any:
-    from labkit import registry
-
     return jsonify({"games": [{"name": g.name, "title": g.title, "min_players": g.min_players,
                                "max_players": g.max_players,
-                               "paper": [{"verb": t.verb, "what": t.what, "format": t.format} for t in g.paper]}
+                               "paper": [{"verb": t.verb, "what": t.what, "format": t.format} for t in g.paper],
+                               "card_sets": _offers(g.name)}
                               for g in registry.games().values()]})
 
 
@@ -120,7 +141,12 @@ def create() -> Any:
     seed = data.get("seed")
     if seed is not None and not current_app.config["ALLOW_CHOSEN_SEED"]:
         raise BadInput("This server chooses its own seeds.")
-    table, host_token = get_referee().create(data.get("game"), data.get("options"), seed)
+    referee = get_referee()
+    game = data.get("game")
+    # a server set (by hash, file name or set.yaml name) or a stored set's hash; the game refused in its own words
+    card_set = (referee.table_sets().choose(game, data.get("card_set"))
+                if isinstance(game, str) and game in registry.games() else None)
+    table, host_token = referee.create(game, data.get("options"), seed, card_set=card_set)
     snap = get_referee().snapshot(table["code"])
     url = f"{public_base_url()}{url_for('pages.table', code=table['code'])}"
     response = jsonify({"code": table["code"], "host_token": host_token, "url": url,

@@ -15,28 +15,37 @@ from engine.bots import Budget, choose
 from engine.core import Action, Game
 from engine.descriptor import GameDescriptor
 from engine.rng import Rng
-from labkit.cardsets import new_game
+from labkit.cardsets import new_game, open_zip
 
-_games: dict[str, Game] = {}
-"""The rules of each game this worker has played, made once (a card set takes a while)."""
+_games: dict[tuple[str, str | None], Game] = {}
+"""The rules of each game and card set this worker has played, made once (a card set takes a while)."""
+KEEP_GAMES = 16
+"""...at most this many, the oldest forgotten first."""
 
 
 def think(descriptor: GameDescriptor, state: dict[str, Any], seat: int, level: str, seed: int,
-          budget: Budget) -> Action:
+          budget: Budget, card_set: tuple[str, bytes] | None = None) -> Action:
     """The action ``level``'s bot of ``seat`` takes in ``state`` (``game.to_dict``
     of a state whose hidden parts were already dealt afresh for the seat, so
     this process never holds what the seat may not see), with every random
     choice from ``Rng(seed)``: the decision's own stream (engine.bots.stream).
 
     The descriptor comes with the question, not the game's name: a game
-    registered for a test alone is not in a fresh process's registry.
+    registered for a test alone is not in a fresh process's registry. So
+    does a table's custom card set, ``(hash, zip)``: the worker has no database.
 
     A budget with ``seconds`` (the hard bot's ``BOT_SECONDS``) is kept by
     this process's clock: a hard bot then moves within about that time on
     any machine, and its move is the iterations' own only when they all fit
     (the log replays either way)."""
-    game = _games.get(descriptor.name)
+    key = (descriptor.name, card_set[0] if card_set else None)
+    game = _games.get(key)
     if game is None:
-        game = _games[descriptor.name] = new_game(descriptor)
+        # a custom set (its hash and zip, as the database keeps it: companion.card_sets)
+        # or the game's own; a set's rules from its zip are checked as at upload
+        while len(_games) >= KEEP_GAMES:
+            _games.pop(next(iter(_games)))
+        game = _games[key] = open_zip(card_set[1], f"{card_set[0][:12]}.zip", descriptor).play if card_set \
+            else new_game(descriptor)
     clock = time.perf_counter if budget.seconds is not None else None
     return choose(game, game.from_dict(state), seat, level, Rng(seed), budget, clock)

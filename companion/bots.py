@@ -203,7 +203,10 @@ class Driver:
         seed = decision_seed(int(table["seed"]), seat, decision)
         dealt = decision_seed(int(table["seed"]), _HIDDEN - seat, decision)
         sample = snap.game.resample_hidden(snap.state, seat, dealt)
-        future = self._submit(registry.find(table["game"]), snap.game.to_dict(sample), seat, level, seed)
+        digest = table.get("card_set")   # a custom set: the worker builds its rules from the stored zip
+        card_set = (digest, self.referee.table_sets().zip_of(digest)) if digest else None
+        future = self._submit(registry.find(table["game"]), snap.game.to_dict(sample), seat, level, seed,
+                              card_set=card_set)
         if future is not None:
             future.add_done_callback(lambda _: self._wake.set())
             # Just after an undo a bot would make its undone move again at
@@ -235,13 +238,13 @@ class Driver:
         self._asked.pop((snap.code, seat, job.decision), None)
 
     # --- the pool ----------------------------------------------------------------------
-    def _submit(self, *args) -> Future | None:
+    def _submit(self, *args, card_set: tuple[str, bytes] | None = None) -> Future | None:
         if self._pool is None:
             # spawn, not fork: the serving process has threads (and their locks)
             # that a forked child would inherit mid-use
             self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
         try:
-            return self._pool.submit(think, *args, self.budget)
+            return self._pool.submit(think, *args, self.budget, card_set)
         except BrokenProcessPool:   # a worker died while idle: the next round starts a new pool
             log.warning("a bot worker died; starting another")
             self._close_pool()

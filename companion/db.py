@@ -28,12 +28,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """1: tables, seats, the log. 2: action ids, a table's notice and rematch,
 handover links, rate-limit buckets. 3: an action's ``ends`` flag and, on
 SQLite, the trigger that moves a table on as its action is logged. 4: a
-seat's ``bot`` level (NULL: a person holds it). Each added in place to an
-older database."""
+seat's ``bot`` level (NULL: a person holds it). 5: card sets, and the set a
+table plays (NULL: the game's own). Each added in place to an older database."""
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS game_tables (
@@ -89,8 +89,23 @@ CREATE TABLE IF NOT EXISTS rate_limits (
     updated DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (bucket, client)
 )"""
+# A custom card set, kept whole (as the one zip labkit.setfiles.write_zip
+# makes of its files) under its content hash: every worker, and a restarted
+# server, plays a table with exactly the cards it was started with.
+_CARD_SETS = """
+CREATE TABLE IF NOT EXISTS card_sets (
+    hash TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    name TEXT NOT NULL,
+    author TEXT NOT NULL,
+    version TEXT NOT NULL,
+    files {blob} NOT NULL,
+    created_at TEXT NOT NULL,
+    used_at TEXT NOT NULL
+)"""
 _ADDED = {  # columns newer than version 1, added to an older database in place
-    "game_tables": [("notice", "TEXT"), ("rematch", "TEXT")],
+    "game_tables": [("notice", "TEXT"), ("rematch", "TEXT"),
+                    ("card_set", "TEXT")],  # a card_sets hash; NULL: the game's own set
     "actions": [("action_id", "TEXT"), ("ends", "INTEGER NOT NULL DEFAULT 0")],
     "seats": [("bot", "TEXT")],   # a bot's level (engine.bots.LEVELS); NULL: a person's seat
 }
@@ -290,6 +305,7 @@ class Database:
         c.execute(_ACTIONS)
         c.execute(_HANDOVERS)
         c.execute(_LIMITS)
+        c.execute(_CARD_SETS.format(blob="BLOB" if self.kind == "sqlite" else "BYTEA"))
         for table, columns in _ADDED.items():
             have = self._columns(c, table)
             for name, decl in columns:

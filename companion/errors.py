@@ -31,6 +31,20 @@ class BadInput(TableError):
     status = 400
 
 
+class BadSet(BadInput):
+    """A card set refused (uploaded, or named but unknown): ``problems`` are
+    every problem found, each with its file, line and column, in the words
+    ``labkit validate`` prints."""
+
+    status = 422
+
+    def __init__(self, headline: str, problems: list[str] | None = None) -> None:
+        self.headline = headline
+        """The sentence alone, where the problems are listed beside it (a page)."""
+        self.problems = list(problems or [])
+        super().__init__(f"{headline.rstrip('.')}: {'; '.join(self.problems)}" if self.problems else headline)
+
+
 class NoToken(TableError):
     """An API call that needs a seat's or the host's token came without one."""
 

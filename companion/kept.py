@@ -17,8 +17,10 @@ is kept once.
 
 from __future__ import annotations
 
+import itertools
+import weakref
 from collections import OrderedDict
-from typing import Callable, Generic, Hashable, TypeVar
+from typing import Any, Callable, Generic, Hashable, TypeVar
 
 T = TypeVar("T")
 
@@ -52,3 +54,20 @@ class Kept(Generic[T]):
 
     def __len__(self) -> int:
         return len(self._kept)
+
+
+_serials: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
+_next_serial = itertools.count(1)
+
+
+def serial(thing: Any) -> int:
+    """A number for ``thing`` (a game's rules) that no other object of this
+    process ever gets, for keys of drawings kept here. Unlike ``id()``,
+    which a new object takes over once ``thing`` is gone: the rules of a
+    table's custom card set are let go when no longer used
+    (:mod:`companion.card_sets`), and a drawing kept under their ``id`` would
+    then be shown for another set's cards."""
+    found = _serials.get(thing)
+    if found is None:   # two threads at once: setdefault keeps the first number, and both get it
+        found = _serials.setdefault(thing, next(_next_serial))
+    return found

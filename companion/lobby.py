@@ -20,6 +20,7 @@ from companion.store import CodeTaken, VersionConflict
 from labkit import registry
 
 if TYPE_CHECKING:
+    from companion.card_sets import TableSets
     from companion.referee import Referee
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no I/1, O/0, L: read aloud across a table
@@ -74,12 +75,37 @@ def _sentence(text: str) -> str:
 class LobbyRules:
     """The lobby half of :class:`~companion.referee.Referee`."""
 
-    def create(self: "Referee", game_name: Any, options: Any = None, seed: int | None = None) -> tuple[dict[str, Any], str]:
-        """A new table in its lobby, and the host's secret token."""
+    sets: "TableSets | None" = None
+    """The card sets offered and played (:mod:`companion.card_sets`; the app sets it)."""
+
+    def table_sets(self: "Referee") -> "TableSets":
+        if self.sets is None:   # a referee made without an app: its store's sets, no server folder
+            from companion.card_sets import TableSets
+            self.sets = TableSets(self.store)
+        return self.sets
+
+    def table_game(self: "Referee", table: dict[str, Any]) -> Any:
+        """The rules a table plays: its game bound to the card set it records
+        (``card_set``, a stored set's hash), or to the game's own."""
+        digest = table.get("card_set")
+        if not digest:
+            return self.game(table["game"])
+        return self.table_sets().game(table["game"], digest)
+
+    def set_about(self: "Referee", table: dict[str, Any]) -> Any:
+        """Name, author and version of the set a table plays; ``None``: the game's own."""
+        digest = table.get("card_set")
+        return self.table_sets().about(digest) if digest else None
+
+    def create(self: "Referee", game_name: Any, options: Any = None, seed: int | None = None,
+               card_set: str | None = None) -> tuple[dict[str, Any], str]:
+        """A new table in its lobby, and the host's secret token. ``card_set``:
+        the hash of a stored set of this game (:meth:`TableSets.choose`,
+        :meth:`TableSets.upload`); ``None``: the game's own."""
         if not isinstance(game_name, str) or game_name not in registry.games():
             known = ", ".join(self.game_names()) or "none"
             raise BadInput(f"Unknown game {str(game_name)[:40]!r}: the companion knows {known}.")
-        game = self.game(game_name)
+        game = self.table_game({"game": game_name, "card_set": card_set})
         options = {} if options is None else options
         if not isinstance(options, dict):
             raise BadInput("Options are a JSON object.")
@@ -99,7 +125,7 @@ class LobbyRules:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(self.code_length))
             try:
                 table = self.store.create_table(code=code, game=game_name, seed=seed, options=options,
-                                                host_token=digest(host_token))
+                                                host_token=digest(host_token), card_set=card_set)
                 return table, host_token
             except CodeTaken:
                 continue

@@ -1,4 +1,5 @@
-"""Pages for phones: create a table, join it, play it, watch it.
+"""Pages for phones: join a table, play it, watch it (the home page, where a
+table is made, is :mod:`companion.home`).
 
 Thin views: read the request (the table once, :mod:`companion.caller`), ask
 the referee, render. The region that changes during play (``#live``,
@@ -24,13 +25,12 @@ from markupsafe import Markup
 
 from companion import live, plugins
 from companion.caller import Caller, again, by_cookies
-from companion.errors import BIGINT_LIMIT, REFUSALS, BadInput, Conflict, Forbidden, NotFound, status_of
+from companion.errors import BIGINT_LIMIT, REFUSALS, BadInput, Conflict, Forbidden, status_of
 from companion.lobby import clean_code
-from companion.paper import links as paper_links
 from companion.qr import qr_svg
 from companion.security import host_cookie, rate_limit, seat_cookie, set_token_cookie
 from companion.snapshot import Snapshot
-from companion.web import get_referee, public_base_url, tidy
+from companion.web import get_referee, public_base_url
 
 bp = Blueprint("pages", __name__)
 
@@ -48,6 +48,7 @@ def render_live(caller: Caller, status: int = 200, **said: Any) -> Response:
         plugin = plugins.plugin(caller.snap.table["game"])
         response = make_response(render_template("companion/table.html", live=region, snap=caller.snap,
                                                  game=caller.snap.game, me=caller.seat, plugin=plugin,
+                                                 card_set=get_referee().set_about(caller.snap.table),
                                                  poll_ms=live.poll_ms()), status)
     response.headers["X-Table-Version"] = str(caller.snap.version)
     response.headers["Cache-Control"] = "no-store"
@@ -70,12 +71,6 @@ def _seen_version() -> int:
     return version if 0 <= version < BIGINT_LIMIT else -1
 
 
-def _home(error: str | None = None, code: str = "", status: int = 200) -> tuple[str, int]:
-    referee = get_referee()
-    return render_template("companion/home.html", games=[referee.game(n) for n in referee.game_names()],
-                           links=plugins.links(), paper_links=paper_links(), error=error, code=code), status
-
-
 def refused(exc: Exception, origin: str) -> Response:
     """A refusal shown on the table page, next to the control it came from."""
     caller: Caller | None = g.get("caller")
@@ -93,34 +88,6 @@ def _origin() -> str:
 
 
 # --- pages ----------------------------------------------------------------------------
-
-@bp.get("/")
-def home() -> Any:
-    return _home(code=request.args.get("code", ""))
-
-
-@bp.post("/tables")
-def create() -> Any:
-    rate_limit("create")
-    tidy()
-    try:
-        table, host_token = get_referee().create(request.form.get("game"), {})
-    except REFUSALS as exc:
-        return _home(str(exc), status=status_of(exc))
-    response = redirect(url_for("pages.table", code=table["code"]), 303)
-    set_token_cookie(response, host_cookie(table["code"]), host_token)
-    return response
-
-
-@bp.get("/join")
-def join_by_code() -> Any:
-    raw = request.args.get("code", "")
-    try:
-        code = get_referee().snapshot(raw).code
-    except NotFound:
-        return _home(f"There is no table {raw[:12]!r}. Check the code.", raw[:12], 404)
-    return redirect(url_for("pages.table", code=code), 303)
-
 
 @bp.get("/t/<code>")
 def table(code: str) -> Any:

@@ -29,7 +29,7 @@ def manifest() -> Response:
         "name": "labkit table",
         "short_name": "labkit",
         "description": "The referee for chemistry board games, on every phone at the table.",
-        "start_url": url_for("pages.home"),
+        "start_url": url_for("home.home"),
         "scope": "/",
         "display": "standalone",
         "background_color": PAPER,

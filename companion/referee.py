@@ -119,7 +119,7 @@ class Referee(LobbyRules, BotSeats, TakeBacks):
             cached = self._snaps.get(key)
         if cached is not None and cached.table["status"] == table["status"]:
             return cached
-        game = self.game(table["game"])
+        game = self.table_game(table)  # its card set's rules (companion.lobby)
         if table["status"] == "lobby":
             return self._keep(Snapshot(table, game, self.store.seats(table["id"]), None))
         entry = self._entry(table, game)

@@ -100,6 +100,7 @@ def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = No
     print(f"labkit companion: {store.db.kind} database, {workers} worker(s) x {threads} threads, "
           f"fan-out {probe.extensions['companion_hub'].fanout.name}, "
           f"{len(probe.extensions['companion_referee'].game_names())} game(s)", file=out)
+    _tell_sets(probe, out)
     store.db.close()
     print(f"Open this on a phone on the same network: {url}", file=out)
     if qr:
@@ -110,6 +111,20 @@ def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = No
     print(f"Listening on {host}:{port} (Ctrl-C to stop)", file=out, flush=True)
     run_gunicorn(lambda: create_app(None, instance_path=instance_path, overrides=settings), host, port,
                  workers=workers, threads=threads)
+
+
+def _tell_sets(app: Any, out: TextIO) -> None:
+    """The card sets of ``SETS_DIR`` a host may choose, and why any are not offered."""
+    sets = app.extensions["companion_referee"].table_sets()
+    if sets.folder is None:
+        return
+    found, problems = sets.server_sets()
+    names = ", ".join(f"{s.info.name if s.info else source} ({s.game.title})" for s, source in found) or "none"
+    print(f"Card sets from {sets.folder}: {names}", file=out)
+    if problems:
+        print(f"Not offered ({len(problems)} problem{'s' if len(problems) != 1 else ''}):", file=out)
+        for problem in problems:
+            print(f"  {problem}", file=out)
 
 
 def run_gunicorn(make_app: Any, host: str, port: int, *, workers: int, threads: int) -> None:

@@ -19,6 +19,7 @@ from companion.db import Database, open_database
 from companion.errors import NoSuchTable
 from companion.store_bots import BotStore
 from companion.store_seats import SeatStore
+from companion.store_sets import CardSetStore
 from companion.store_upkeep import Upkeep
 from companion.store_words import CodeTaken, VersionConflict, is_unique_violation as _is_unique_violation, now
 from companion.store_words import table_row as _table
@@ -51,26 +52,27 @@ class LogEntry:
     action: dict[str, Any]
 
 
-class Store(SeatStore, BotStore, Upkeep):
+class Store(SeatStore, BotStore, CardSetStore, Upkeep):
     """Tables and their play here; seats, handovers and rematches in
     :mod:`companion.store_seats`; bot seats in :mod:`companion.store_bots`;
-    upkeep in :mod:`companion.store_upkeep`."""
+    custom card sets in :mod:`companion.store_sets`; upkeep in :mod:`companion.store_upkeep`."""
 
     def __init__(self, database: Database) -> None:
         self.db = database
 
     # --- tables ------------------------------------------------------------------
     def create_table(self, *, code: str, game: str, seed: int, options: dict[str, Any],
-                     host_token: str) -> dict[str, Any]:
-        """Insert a new table in its lobby. Raises :class:`CodeTaken`."""
+                     host_token: str, card_set: str | None = None) -> dict[str, Any]:
+        """Insert a new table in its lobby (``card_set``: the hash of a stored
+        set, :meth:`put_card_set`; ``None``: the game's own). Raises :class:`CodeTaken`."""
         t = now()
         with self.db.connect() as c:
             try:
                 with c.write():
                     row = c.one(
                         "INSERT INTO game_tables (code, game, seed, options, host_token, status, "
-                        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?) RETURNING *",
-                        (code, game, seed, json.dumps(options, sort_keys=True), host_token, t, t))
+                        "created_at, updated_at, card_set) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?) RETURNING *",
+                        (code, game, seed, json.dumps(options, sort_keys=True), host_token, t, t, card_set))
             except Exception as exc:  # a unique violation from either back end
                 if _is_unique_violation(exc):
                     raise CodeTaken(code) from None

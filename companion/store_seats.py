@@ -133,7 +133,7 @@ class SeatStore:
 
     def rematch(self, table: dict[str, Any], code: str, seed: int, host_token: str,
                 seats: list[tuple[str, str, str | None]]) -> dict[str, Any]:
-        """A new table for the same game, options and seats (``(name, token
+        """A new table for the same game, card set, options and seats (``(name, token
         digest, bot level or None)`` each), in its lobby; the old table points to it."""
         t = now()
         with self.db.connect() as c:
@@ -145,8 +145,9 @@ class SeatStore:
                         raise VersionConflict()  # someone asked for the rematch first
                     row = c.one(
                         "INSERT INTO game_tables (code, game, seed, options, host_token, status, created_at, "
-                        "updated_at) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?) RETURNING *",
-                        (code, table["game"], seed, json.dumps(table["options"], sort_keys=True), host_token, t, t))
+                        "updated_at, card_set) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?) RETURNING *",
+                        (code, table["game"], seed, json.dumps(table["options"], sort_keys=True), host_token, t, t,
+                         table.get("card_set")))
                     for i, (name, digest, bot) in enumerate(seats):
                         c.execute("INSERT INTO seats (table_id, seat, name, token, joined_at, bot) "
                                   "VALUES (?, ?, ?, ?, ?, ?)", (row["id"], i, name, digest, t, bot))

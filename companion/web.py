@@ -68,7 +68,12 @@ def tidy() -> int:
             return 0
         _tidied["at"] = time.monotonic()
     config = current_app.config
-    gone = current_app.extensions["companion_store"].clean(float(config["FINISHED_HOURS"]), float(config["IDLE_DAYS"]))
+    store = current_app.extensions["companion_store"]
+    gone = store.clean(float(config["FINISHED_HOURS"]), float(config["IDLE_DAYS"]))
     if gone:
         log.info("forgot %d old tables", gone)
+    # a set no table plays any more, unused for as long as a finished table is kept
+    sets = store.forget_card_sets(float(config["FINISHED_HOURS"]))
+    if sets:
+        log.info("forgot %d card sets no table plays", sets)
     return gone

@@ -105,8 +105,17 @@ class CardSet:
 
 @lru_cache(maxsize=16)
 def _cardset(game: GameDescriptor, folder: Path, shown: str, stamp: tuple) -> CardSet:
-    found, problems, refused = setfiles.collect(folder, shown, set_file_names(game),
-                                                f"a {game.title}" if game.title else "a")
+    found, problems, refused = setfiles.collect(folder, shown, set_file_names(game), _what(game))
+    return _checked(game, folder, shown, found, problems, refused)
+
+
+def _what(game: GameDescriptor) -> str:
+    return f"a {game.title}" if game.title else "a"
+
+
+def _checked(game: GameDescriptor, folder: Path, shown: str, found: dict[str, bytes], problems: list[Problem],
+             refused: set[str]) -> CardSet:
+    """The set of ``found`` files, checked by the game's parser; every problem in one :class:`DataError`."""
     files = CardFiles({n: found[n] for n in game.card_files if n in found}, shown)
     info = _info(files, found, game, problems)
     try:
@@ -149,6 +158,17 @@ def open_set(path: Path, game: GameDescriptor | None = None) -> CardSet:
     return cardset(game or game_of_folder(path, registry.games()), path)
 
 
+def open_zip(data: bytes, shown: str, game: GameDescriptor | None = None) -> CardSet:
+    """:func:`open_set` of a zip held in memory (uploaded from a phone, or
+    kept in the companion's database): read as untrusted, never unpacked,
+    checked as a zip on disk is, its problems named under ``shown``."""
+    if game is None:
+        found, problems, _ = setfiles.collect_zip(data, shown, (MANIFEST,))
+        game = game_of_files(found, problems, shown, registry.games())
+    found, problems, refused = setfiles.collect_zip(data, shown, set_file_names(game), _what(game))
+    return _checked(game, Path(shown), shown, found, problems, refused)
+
+
 def load(game: GameDescriptor, folder: Path | None = None) -> Any:
     """The typed cards of a card set."""
     return cardset(game, folder).cards
@@ -181,7 +201,13 @@ class _Which(Model):
 def game_of_folder(folder: Path, games: dict[str, GameDescriptor]) -> GameDescriptor:
     """Which game an author's data folder (or zip) is a copy of: its ``game.yaml`` says."""
     found, problems, _ = setfiles.collect(Path(folder), display_path(Path(folder)), (MANIFEST,))
-    files = CardFiles(found, display_path(Path(folder)))
+    return game_of_files(found, problems, display_path(Path(folder)), games)
+
+
+def game_of_files(found: dict[str, bytes], problems: list[Problem], shown: str,
+                  games: dict[str, GameDescriptor]) -> GameDescriptor:
+    """Which game a set's files are for (``found`` holds its ``game.yaml``, if any)."""
+    files = CardFiles(found, shown)
     text = files.text(MANIFEST, problems)
     if text is None:  # (a zip's other problems are the set's, reported when it is read)
         raise DataError(problems)

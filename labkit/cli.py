@@ -462,13 +462,17 @@ def _limits(ctx, param, values: tuple[str, ...]) -> dict | None:
 @click.option("--trusted-proxies", envvar="LABKIT_TRUSTED_PROXIES", default=None, metavar="ADDRESSES",
               help="Proxies whose X-Forwarded-For and -Proto are believed, e.g. 127.0.0.1 or 10.0.0.0/8.")
 @click.option("--public-url", default=None, help="The address phones open (behind a proxy: https://...).")
+@click.option("--sets", "sets_dir", type=click.Path(exists=True, file_okay=False), default=None, metavar="DIR",
+              help="A folder of card sets (set folders and set zips) a host may choose when making a table.")
 def serve(host: str, port: int, database_url: str | None, instance_path: str | None, workers: int, threads: int,
           no_qr: bool, rate_limits: dict | None, poll_ms: int | None, allow_chosen_seed: bool, fanout: str | None,
-          redis_url: str | None, trusted_proxies: str | None, public_url: str | None) -> None:
+          redis_url: str | None, trusted_proxies: str | None, public_url: str | None, sets_dir: str | None) -> None:
     """Start the table companion for phones on the same network."""
     from companion.server import serve as run_server
 
     config: dict = {}
+    if sets_dir:
+        config["SETS_DIR"] = str(Path(sets_dir).resolve())
     for key, value in (("FANOUT", fanout), ("REDIS_URL", redis_url), ("TRUSTED_PROXIES", trusted_proxies),
                        ("PUBLIC_URL", public_url)):
         if value:

@@ -2,9 +2,9 @@
 same bytes either way, so that a set shared as a zip is the set its author
 validated, and one content hash names both.
 
-A zip may come from anywhere (later: uploaded from a phone), so it is read
-as untrusted: it is never unpacked to disk, only files a set may hold are
-taken from it, and the bounds below cap what reading it can cost. Every
+A zip may come from anywhere (uploaded from a phone: companion.card_sets),
+so it is read as untrusted: it is never unpacked to disk, only files a set
+may hold are taken from it, and the bounds below cap what reading it can cost. Every
 problem is a :class:`~engine.data.Problem`, all of them collected before
 anything stops.
 
@@ -107,16 +107,7 @@ def collect(path: Path, shown: str, allowed: Collection[str],
     other entries are only left out (a look for one file, such as ``game.yaml``)."""
     path = Path(path)
     if path.is_file():
-        entries, problems, refused = read_zip(path, shown, *stamp(path, ()))
-        problems = list(problems)
-        files = {}
-        for name, data in entries.items():
-            if name in allowed:
-                files[name] = data
-            elif what is not None:
-                problems.append(Problem(f"{shown}/{name}", None, None,
-                                        f"is not a file {what} set holds (it holds {', '.join(sorted(allowed))})"))
-        return files, problems, set(refused)
+        return _allowed(read_zip(path, shown, *stamp(path, ())), shown, allowed, what)
     files, problems, refused, total = {}, [], set(), 0
     for name in allowed:
         target = path / name
@@ -136,6 +127,26 @@ def collect(path: Path, shown: str, allowed: Collection[str],
         problems.append(Problem(shown, None, None, f"holds {total:,} bytes of files, over the bound of "
                                                    f"{MAX_TOTAL_BYTES:,} for a whole set"))
     return files, problems, refused
+
+
+def collect_zip(data: bytes, shown: str, allowed: Collection[str],
+                what: str | None = None) -> tuple[dict[str, bytes], list[Problem], set[str]]:
+    """:func:`collect` of a zip held in memory (an upload, or a set kept in a database)."""
+    return _allowed(read_zip_bytes(data, shown), shown, allowed, what)
+
+
+def _allowed(read: tuple[dict[str, bytes], tuple[Problem, ...], tuple[str, ...]], shown: str,
+             allowed: Collection[str], what: str | None) -> tuple[dict[str, bytes], list[Problem], set[str]]:
+    entries, problems, refused = read
+    problems = list(problems)
+    files = {}
+    for name, data in entries.items():
+        if name in allowed:
+            files[name] = data
+        elif what is not None:
+            problems.append(Problem(f"{shown}/{name}", None, None,
+                                    f"is not a file {what} set holds (it holds {', '.join(sorted(allowed))})"))
+    return files, problems, set(refused)
 
 
 def _too_large(where: str, size: int) -> Problem:
@@ -161,12 +172,23 @@ def read_zip(path: Path, shown: str,
     is not read at all. Entries under one top folder (a zipped folder) count
     as the set's own. ``size_and_time`` (:func:`stamp`) makes an edited zip
     read again; a few are kept (each at most :data:`MAX_TOTAL_BYTES`)."""
-    problems: list[Problem] = []
     size = path.stat().st_size
     if size > MAX_ZIP_BYTES:
-        return {}, (Problem(shown, None, None, f"is {size:,} bytes, over the bound of {MAX_ZIP_BYTES:,} for a zip"),), ()
+        return {}, (_zip_too_large(shown, size),), ()
+    return read_zip_bytes(path.read_bytes(), shown)
+
+
+def _zip_too_large(shown: str, size: int) -> Problem:
+    return Problem(shown, None, None, f"is {size:,} bytes, over the bound of {MAX_ZIP_BYTES:,} for a zip")
+
+
+def read_zip_bytes(data: bytes, shown: str) -> tuple[dict[str, bytes], tuple[Problem, ...], tuple[str, ...]]:
+    """:func:`read_zip` of a zip held in memory (an upload: never written to disk)."""
+    problems: list[Problem] = []
+    if len(data) > MAX_ZIP_BYTES:
+        return {}, (_zip_too_large(shown, len(data)),), ()
     try:
-        archive = zipfile.ZipFile(path)
+        archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
         return {}, (Problem(shown, None, None, f"is not a zip file that can be read ({exc})"),), ()
     with archive:

@@ -170,7 +170,7 @@ json_values = st.recursive(
     | st.floats(allow_nan=False) | st.text(max_size=30),
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4),
     max_leaves=12)
-keys = st.sampled_from(["game", "options", "seed", "name", "version", "action", "type", "guess", "x"])
+keys = st.sampled_from(["game", "options", "seed", "name", "version", "action", "type", "guess", "card_set", "x"])
 bodies = (st.dictionaries(keys, json_values, max_size=4)
           | st.fixed_dictionaries({"version": st.integers(-3, 40) | json_values,
                                    "action": st.fixed_dictionaries({"type": st.sampled_from(["bet", "roll", "x"])},

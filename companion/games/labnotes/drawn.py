@@ -19,7 +19,7 @@ from markupsafe import Markup
 
 from companion.games.labnotes.panel import draw_panel
 from companion.games.labnotes.sheet import draw_sheet, structure
-from companion.kept import Kept
+from companion.kept import Kept, serial
 
 KEEP = 4096
 """Drawings kept (a few KiB each): every sheet of a few hundred tables."""
@@ -39,7 +39,7 @@ def field_html(game: Any, shown: dict[str, Any], *, name: str, mine: bool,
                offered_spaces: set[int], offered_bonds: set[tuple[int, int]]) -> Markup:
     """The compound field of one sheet, as its viewer sees it."""
     field = game.rules.field
-    key = ("field", id(game), name, mine, shown["spaces"], _written({"b": shown["bonds"], "p": shown.get("placed")}),
+    key = ("field", serial(game), name, mine, shown["spaces"], _written({"b": shown["bonds"], "p": shown.get("placed")}),
            tuple(sorted(offered_spaces)) if mine else (), tuple(sorted(offered_bonds)) if mine else ())
     return _kept(key, lambda: Markup(_macro("note_sheet")(
         draw_sheet(shown, field, offered_spaces=offered_spaces, offered_bonds=offered_bonds, mine=mine),
@@ -72,12 +72,12 @@ def panel_html(game: Any, shown: dict[str, Any], score: Any, *, name: str) -> Ma
     data = game.data
     written = _written({k: shown[k] for k in ("claims", "tool_marks", "tools_open", "trash")})
     scored = None if score is None else (score.total, tuple((line.key, line.points) for line in score.lines))
-    key = ("panel", id(game), name, written, scored)
+    key = ("panel", serial(game), name, written, scored)
     return _kept(key, lambda: Markup(_macro("sheet_panel")(
         draw_panel(shown, data.sheet, score, lambda card: data.notecard(card).name), name=name)))
 
 
 def structure_html(game: Any, card_id: str, layout: Any, name: str) -> Markup:
     """A card's compound as built on a sheet (the same for every phone, all game long)."""
-    return _kept(("structure", id(game), card_id, name),
+    return _kept(("structure", serial(game), card_id, name),
                  lambda: Markup(_macro("structure_svg")(structure(layout), name)))

@@ -9,6 +9,7 @@ of the board's work (profiled: over 40% of a move's CPU)."""
 from __future__ import annotations
 
 import re
+import weakref
 from typing import Any
 
 from flask import current_app
@@ -23,8 +24,15 @@ PIPS = {level: i + 1 for i, level in enumerate(LEVELS)}
 R = 0.3
 """An atom's radius, in bond lengths (as on the printed card)."""
 
-_cache: dict[tuple[int, str], dict[str, Any]] = {}
-_faces: dict[tuple[int, str, bool], Markup] = {}
+# Per game's rules, and gone with them (a custom card set's rules are let go
+# when no table uses them: companion.card_sets): by recipe id, and by (id, big).
+_cache: "weakref.WeakKeyDictionary[Any, dict[str, dict[str, Any]]]" = weakref.WeakKeyDictionary()
+_faces: "weakref.WeakKeyDictionary[Any, dict[tuple[str, bool], Markup]]" = weakref.WeakKeyDictionary()
+
+
+def _of(shelf: "weakref.WeakKeyDictionary[Any, dict]", game: Any) -> dict:
+    found = shelf.get(game)
+    return found if found is not None else shelf.setdefault(game, {})
 
 
 def formula_runs(text: str) -> list[tuple[str, bool]]:
@@ -56,25 +64,25 @@ def structure(layout: Any) -> dict[str, Any]:
 
 def recipe_card(game: Any, recipe_id: str) -> dict[str, Any]:
     """Everything a phone draws for one recipe card."""
-    key = (id(game.cards), recipe_id)
-    if key not in _cache:
+    cards = _of(_cache, game)
+    if recipe_id not in cards:
         r = game.cards.recipe(recipe_id)
-        _cache[key] = {
+        cards[recipe_id] = {
             "id": r.id, "name": r.name, "level": r.level, "level_name": LEVEL_NAMES[r.level], "pips": PIPS[r.level],
             "formula": r.formula, "formula_runs": formula_runs(r.formula), "fact": r.fact,
             "counts": [{"element": e, "name": ELEMENT_NAMES[e], "n": r.counts[e]} for e in ELEMENTS if r.counts.get(e)],
             "structure": structure(game.drawing(r)),
         }
-    return _cache[key]
+    return cards[recipe_id]
 
 
 def face(game: Any, recipe_id: str, big: bool = False) -> Markup:
     """A recipe card as the ``recipe`` macro draws it (``big``: the hand's
     larger molecule). Which cards a phone shows is up to its page (a hand
     is its owner's alone); the face itself is public."""
-    key = (id(game.cards), recipe_id, big)
-    html = _faces.get(key)
+    faces = _of(_faces, game)
+    html = faces.get((recipe_id, big))
     if html is None:   # two threads may draw the same face at once: both get the same text
         macro = current_app.jinja_env.get_template("organicsoup/_recipe.html").module.recipe
-        html = _faces[key] = Markup(macro(recipe_card(game, recipe_id), big=big))
+        html = faces[(recipe_id, big)] = Markup(macro(recipe_card(game, recipe_id), big=big))
     return html

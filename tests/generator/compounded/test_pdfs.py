@@ -39,7 +39,7 @@ SCOREBOARD = ("1 Scoreboard", 1)
 GEMS = {"h": ("25 Hydrogen (Clear)", 25), "o": ("20 Oxygen (Red)", 20), "n": ("15 Nitrogen (Blue)", 15),
         "c": ("15 Carbon (Black)", 15), "ca": ("10 Calcium (Green)", 10), "s": ("5 Sulfur (Yellow)", 5)}
 SIZES_MM = {"compound-cards": (70, 70), "lab-partner-cards": (88, 88), "tool-tiles": (45, 45),
-            "flame-tokens": (11, 11), "scientist-pieces": (15, 15), "element-tokens": (15, 15),
+            "flame-tokens": (8.5, 8.5), "scientist-pieces": (15, 15), "element-tokens": (15, 15),
             "workbenches": (185, 250), "reminder-cards": (70, 120), "lead-tray": (110, 150),
             "trade-dish": (120, 120)}
 ORDER = ("H", "O", "N", "C", "Ca", "S")
@@ -196,13 +196,13 @@ def test_tokens_say_what_they_are(built):
     pieces = face_texts(built / "a4" / "compounded-a4-scientist-pieces.pdf")
     assert sorted(items[0] for items in pieces.values()) == ["BROWN", "GREY", "PINK", "TEAL", "WHITE"]
     flames = face_texts(built / "a4" / "compounded-a4-flame-tokens.pdf")
-    assert list(flames.values()) == [["FLAME"]]
+    assert list(flames.values()) == [[]], "a flame token is the flame alone: a word would be under 6 pt"
 
 
 def test_every_font_is_embedded(built):
     for f in sorted((built / "a4").glob("*.pdf")) + sorted((built / "letter").glob("*scoreboard*.pdf")):
         fonts = fonts_used(PdfReader(f))
-        assert fonts, f
+        assert fonts or "flame-tokens" in f.name, f  # the flame tokens print no word
         for name, font in fonts.items():
             desc = (font["/DescendantFonts"][0].get_object()["/FontDescriptor"] if font.get("/Subtype") == "/Type0"
                     else font.get("/FontDescriptor"))

@@ -23,6 +23,15 @@ copies; dice: one net per die in the data. A board larger than the paper is
 printed in overlapping tiles with assembly marks."""
 
 
+class SafeZone(Model):
+    """How far inside its trim a component keeps its text, when not the
+    usual 3 mm (``generator.facecheck.SAFE_MM``): a piece too small for it
+    says so, and why, in its game.yaml entry."""
+
+    mm: float = Field(ge=0)
+    why: str = Field(min_length=10)
+
+
 class Component(Model):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     name: str
@@ -37,6 +46,7 @@ class Component(Model):
     note: str | None = None
     text: list[str] = Field(default_factory=list)
     """Lines for a template that prints words from the manifest (the rules summary)."""
+    safe_zone: SafeZone | None = None
     sheet_with: str | None = None
     """Print on the sheets of that component (loose pieces sharing a page,
     e.g. a lone token beside the dice nets) instead of a file of its own."""

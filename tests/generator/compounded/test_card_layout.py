@@ -142,3 +142,23 @@ def test_element_spots_take_no_more_rows_than_the_layout_leaves_room_for(deck, r
             continue
         ys = {round(v[1], 2) for _, v in shapes(svg, "elements")}
         assert len(ys) <= rows, (card, sorted(ys))
+
+
+def test_the_ink_saver_lab_fire_bonus_is_an_outlined_flame_not_a_yellow_drop():
+    """In the ink saver the Lab Fire bonus was a white flame on white with
+    its yellow inner tongue alone: a yellow drop, like the LIQUID droplet.
+    It is now the whole flame in solid ink with a white inner tongue."""
+    p = printable()
+    component = p.manifest.component("compound-cards")
+    ink = "#1d2430"
+    drawn = comp.pieces(component, p.cardset, bleed=0.0, ink_saver=True).pieces
+    fires = [piece for piece in drawn if p.cardset.cards.compounds.get(piece.key.split("/", 1)[1]) is not None
+             and p.cardset.cards.compounds[piece.key.split("/", 1)[1]].reward == "lab_fire"]
+    assert fires
+    for piece in fires:
+        svg = etree.fromstring(piece.front.svg.encode())
+        assert "#ffd34d" not in piece.front.svg, piece.key
+        glyphs = [g for g in svg.iter(f"{SVG}g") if g.get("stroke") == ink and g.get("stroke-linejoin") == "round"]
+        paths = [path for g in glyphs for path in g.iter(f"{SVG}path")]
+        assert any(path.get("fill") == ink and path.get("stroke") == ink for path in paths), piece.key
+        assert any(path.get("fill") == "#ffffff" for path in paths), piece.key

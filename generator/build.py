@@ -243,7 +243,8 @@ def build(options: BuildOptions, progress: Callable[[str, int, int], None] | Non
         game_out = out / printable.game.name
         if options.svg:
             loose.extend(_loose_svgs(printable, rendered, game_out, suffix))
-        guides.append((game_out / "PRINTING.md", printing_guide(printable.manifest, game_jobs, game_out)))
+        guides.append((game_out / "PRINTING.md", printing_guide(printable.manifest, game_jobs, game_out,
+                                                                lambda job: pages_of(job, options))))
 
     total = sum(len(j.pieces) for j in jobs)
     done = 0

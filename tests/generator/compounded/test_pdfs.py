@@ -229,3 +229,20 @@ def test_backs_line_up_for_long_edge_duplex(built, paper):
                 assert b.name.split(".")[:2] == f.name.split(".")[:2] and b.name.split(".")[2] == "back"
                 checked += 1
     assert checked == 55 + 20 + 35
+
+
+def test_printing_md_counts_the_sheets_to_buy_as_the_pdfs_have_them(built):
+    from tests.generator.sheetcounts import check
+
+    said = check(built, DATA)
+    assert said[("home files", "card stock", "a4")] > 0 and said[("print-shop files (bleed)", "paper", "letter")] > 0
+
+
+def test_lab_partner_cards_are_oversized_and_printing_md_says_their_size(built):
+    """The rulebook calls them oversized: larger than the compound cards both ways."""
+    lab = SIZES_MM["lab-partner-cards"]
+    square = SIZES_MM["compound-cards"]
+    assert lab[0] > square[0] and lab[1] > square[1]
+    guide = (built / "PRINTING.md").read_text(encoding="utf-8")
+    assert f"**Lab Partner cards** ({lab[0]} x {lab[1]} mm)" in guide
+    assert "larger than the 70 mm compound cards" in guide

@@ -32,7 +32,7 @@ from generator import components as comp
 from generator import fonts
 from generator.geometry import PAPERS
 from generator.guide import printing_guide
-from generator.impose import layout, pack, tiles
+from generator.impose import gang, layout, pack, tiles
 from generator.manifest import Component
 from generator.pdf import Face, Piece, SheetPdf, write_calibration, write_pieces, write_tiles
 from generator.printable import BuildError, Printable, Rendered, check, load
@@ -197,19 +197,24 @@ def _jobs(printable: Printable, rendered: Rendered, options: BuildOptions, code:
     jobs = []
     for paper in options.papers:
         for component in printable.components():
-            if component.sheet_with:
+            if component.sheet_with or component.gang_with:
                 continue
+            # the largest first, so that pieces of one size make one block
+            ganged = sorted((c for c in printable.components() if c.gang_with == component.id),
+                            key=lambda c: -(c.trim[0] * c.trim[1]) if c.trim else 0)
             for style in comp.style_for(component):
                 if (component.id, style) not in rendered:
                     continue
-                pieces = rendered[(component.id, style)] + mates.get(component.id, [])
+                pieces = (rendered[(component.id, style)] + mates.get(component.id, [])
+                          + [p for c in ganged for p in rendered.get((c.id, style), [])])
                 duplex = component.duplex and options.backs and style != "loose"
                 tail = "-bleed" if style == "bleed" else ""
                 target = game_out / paper / f"{game}-{paper}-{component.id}{tail}{suffix}.pdf"
                 key = _key(code, paper, style, options.bleed if style == "bleed" else 0, duplex,
                            options.back_offset, [(p.key, p.front.digest, p.back.digest if p.back else None)
                                                  for p in pieces])
-                together = [names[c.id] for c in printable.components() if c.sheet_with == component.id]
+                together = [names[c.id] for c in printable.components()
+                            if component.id in (c.sheet_with, c.gang_with)]
                 count = len(rendered[(component.id, style)])
                 contents = f"{count} piece{'s' if count != 1 else ''}" + (
                     f", with the {', '.join(together)}" if together else "")
@@ -243,7 +248,8 @@ def build(options: BuildOptions, progress: Callable[[str, int, int], None] | Non
         game_out = out / printable.game.name
         if options.svg:
             loose.extend(_loose_svgs(printable, rendered, game_out, suffix))
-        guides.append((game_out / "PRINTING.md", printing_guide(printable.manifest, game_jobs, game_out)))
+        guides.append((game_out / "PRINTING.md", printing_guide(printable.manifest, game_jobs, game_out,
+                                                                lambda job: pages_of(job, options))))
 
     total = sum(len(j.pieces) for j in jobs)
     done = 0
@@ -298,6 +304,15 @@ def _lay(job: Job, options: BuildOptions):
     return layout(job.paper, size, style=job.style, bleed=options.bleed, duplex=job.duplex)  # type: ignore[arg-type]
 
 
+def _ganged(job: Job) -> bool:
+    """Pieces of several sizes in a grid or bleed file (``gang_with``)."""
+    return job.style in ("grid", "bleed") and len({p.size for p in job.pieces}) > 1
+
+
+def _gang(job: Job, options: BuildOptions):
+    return gang(job.paper, [p.size for p in job.pieces], style=job.style, bleed=options.bleed)  # type: ignore[arg-type]
+
+
 def _tiled(job: Job, options: BuildOptions):
     """The tiling of a board too big for the paper, else None."""
     if job.kind != "board":
@@ -314,6 +329,8 @@ def pages_of(job: Job, options: BuildOptions) -> int:
         return 2
     if job.style == "loose":
         return len(pack(job.paper, [p.size for p in job.pieces]))
+    if _ganged(job):
+        return len(_gang(job, options))
     tiling = _tiled(job, options)
     if tiling is not None:
         sides = sum(1 for f in (job.pieces[0].front, job.pieces[0].back) if f is not None)
@@ -332,8 +349,17 @@ def _write(job: Job, options: BuildOptions) -> int:
         if job.style == "loose":
             pages = pack(job.paper, [p.size for p in job.pieces])
             start = 0
-            for lay in pages:
-                write_pieces(pdf, job.pieces[start:start + lay.per_page], lay, backs=False, caption=job.caption)
+            for i, lay in enumerate(pages):
+                write_pieces(pdf, job.pieces[start:start + lay.per_page], lay, backs=False, caption=job.caption,
+                             sheets=(i, len(pages)))
+                start += lay.per_page
+            return pdf.stats.pages
+        if _ganged(job):
+            start = 0
+            ganged = _gang(job, options)
+            for i, lay in enumerate(ganged):
+                write_pieces(pdf, job.pieces[start:start + lay.per_page], lay, backs=False, caption=job.caption,
+                             sheets=(i, len(ganged)))
                 start += lay.per_page
             return pdf.stats.pages
         tiling = _tiled(job, options)

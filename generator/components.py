@@ -1,6 +1,7 @@
 """Components to pieces: every card, sheet, die and token, each face rendered
 to SVG from its template, with every problem found while drawing (text that
-will not fit its box, characters the font cannot draw) named by the data
+will not fit its box, characters the font cannot draw, text outside the
+safe zone or under 6 pt: :mod:`generator.facecheck`) named by the data
 file, line and column it came from.
 
 A template gets ``w`` and ``h`` (the trim, mm), ``bleed`` (mm to draw beyond
@@ -18,7 +19,7 @@ from html import unescape
 from typing import Any, Collection
 
 from engine.data import Problem
-from generator import fonts
+from generator import facecheck, fonts
 from generator.fitting import collecting
 from generator.manifest import MANIFEST, Component
 from generator.pdf import Face, Piece
@@ -66,6 +67,12 @@ def pieces(component: Component, cardset: Any, *, bleed: float, ink_saver: bool,
         shown, line = origin if origin else (cardset.files.shown(MANIFEST), None)
         out.problems.extend(cardset.files.numbered(
             Problem(shown, line, o.field, f"{o.message} (on the {component.name.lower()})") for o in overflows))
+        safe = component.safe_zone.mm if component.safe_zone else facecheck.SAFE_MM
+        out.problems.extend(cardset.files.numbered(
+            Problem(shown, line, data_column(found.text.text, shows),
+                    f"{found.message}, on the {component.name.lower()} ({where})")
+            for found in facecheck.findings(svg, ctx["w"], ctx["h"], safe=safe,
+                                            round_piece=component.shape == "round")))
         for attrs, text in _TEXT.findall(svg):
             missing = fonts.missing_glyphs(unescape(text), 'font-weight="bold"' in attrs)
             if missing:
@@ -112,6 +119,43 @@ def pieces(component: Component, cardset: Any, *, bleed: float, ink_saver: bool,
     else:  # pragma: no cover - the manifest's Literal rejects it first
         raise RenderError(f"component {component.id}: unknown kind {component.kind}")
     return out
+
+
+def data_texts(model: Any, prefix: str = ""):
+    """``(column, text)`` of every string in a data row or document."""
+    from pydantic import BaseModel
+
+    values = model.__dict__.items() if isinstance(model, BaseModel) else []
+    for key, value in values:
+        name = f"{prefix}{key}"
+        if isinstance(value, str):
+            yield name, value
+        elif isinstance(value, BaseModel):
+            yield from data_texts(value, name + ".")
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                if isinstance(item, str):
+                    yield name, item
+                elif isinstance(item, BaseModel):
+                    yield from data_texts(item, name + ".")
+
+
+def data_column(text: str, shows: Any) -> str | None:
+    """The data column a printed line of text came from, or None for the
+    template's own words: a cell printed whole (as written, or in capitals),
+    else a cell holding the line as written (a wrapped line of it)."""
+    if shows is None or len(text) < 3:
+        return None
+    line = " ".join(text.split())
+    cells = [(column, " ".join(value.split())) for column, value in data_texts(shows)]
+    for same in (str.__eq__, lambda a, b: a.casefold() == b.casefold()):
+        for column, value in cells:
+            if same(value, line):
+                return column
+    for column, value in cells:
+        if line in value:
+            return column
+    return None
 
 
 def style_for(component: Component) -> tuple[str, ...]:

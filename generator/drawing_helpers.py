@@ -163,6 +163,7 @@ GLOBALS = {
     "ELEMENTS": ELEMENTS,
     "element": element,
     "FONT": fonts.FONT_STACK,
+    "SMALLEST": MIN_SIZE_MM,  # the smallest type printed (about 6.2 pt)
     "n": n,
     "wrap": wrap,
     "textbox": textbox,

@@ -1,12 +1,13 @@
 """What comes with the printed set besides the components: a one-page rules
 summary (from the manifest's ``summary``, in our own words, pointing to the
 full rulebook) and ``PRINTING.md``, which says what each file is, how to
-print it, and what else the table needs (``gather``)."""
+print it, how many sheets of which stock to buy (counted from the files
+the build writes) and what else the table needs (``gather``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from generator.manifest import Component, Manifest
 
@@ -26,7 +27,51 @@ def rules_component(manifest: Manifest) -> Component:
                      note="One page: how to play, in short.")
 
 
-def printing_guide(manifest: Manifest, jobs: Iterable["Job"], game_out: Path) -> str:
+STOCKS = ("card stock", "paper")
+
+
+def stock(job: "Job") -> str:
+    """What a file is printed on: sheets (note pads, the rules) and the
+    calibration page on plain paper, every piece a player handles on card."""
+    return "paper" if job.kind in ("sheet", "") else "card stock"
+
+
+def sheets_of(job: "Job", pages: int) -> int:
+    """Sheets of stock a file takes: a two-sided file prints two pages a sheet."""
+    return -(-pages // 2) if job.duplex else pages
+
+
+def sheet_counts(jobs: Iterable["Job"], pages: Callable[["Job"], int]) -> list[str]:
+    """The table of sheets to buy, per paper and stock: for the home files
+    (grid), and for the print-shop files (bleed, where a component has them),
+    the calibration page in both."""
+    jobs = list(jobs)
+    papers = list(dict.fromkeys(j.paper for j in jobs))
+    with_bleed = {(j.paper, j.title) for j in jobs if j.style == "bleed"}
+    sets = [("home files", [j for j in jobs if j.style != "bleed"])]
+    if with_bleed:
+        sets.append(("print-shop files (bleed)",
+                     [j for j in jobs if j.style == "bleed" or (j.paper, j.title) not in with_bleed]))
+    rows = []
+    for title, chosen in sets:
+        for what in STOCKS:
+            counts = [sum(sheets_of(j, pages(j)) for j in chosen if j.paper == paper and stock(j) == what)
+                      for paper in papers]
+            if any(counts):
+                rows.append(f"| {title} | {what} | " + " | ".join(str(c) for c in counts) + " |")
+    if not rows:
+        return []
+    names = {"a4": "A4", "letter": "Letter"}
+    return ["## Sheets to buy", "",
+            "Counted from the files this build wrote: a sheet a page, two pages a sheet when two-sided.",
+            "Print one set, the home files or the print-shop files, on one paper size.", "",
+            "| set | stock | " + " | ".join(names.get(p, p) for p in papers) + " |",
+            "|---|---|" + "---|" * len(papers), *rows, ""]
+
+
+def printing_guide(manifest: Manifest, jobs: Iterable["Job"], game_out: Path,
+                   pages: Callable[["Job"], int] | None = None) -> str:
+    jobs = list(jobs)
     lines = [f"# {manifest.title}: what to print", "",
              "Print at **100% / actual size** (never 'fit to page'). Card stock (160-250 g/m²) for cards,",
              "dice and tokens; plain paper for sheets and pads.", "",
@@ -38,7 +83,10 @@ def printing_guide(manifest: Manifest, jobs: Iterable["Job"], game_out: Path) ->
               "careful cutter; the others put cards edge to edge on shared cut lines, quicker to cut at home.",
               "If card backs land off their fronts, print the calibration page two-sided and rebuild with",
               "`labkit build --back-offset X,Y`.", ""]
-    notes = [f"- **{c.name}**: {c.note}" for c in manifest.components if c.note]
+    if pages is not None:
+        lines += sheet_counts([j for j in jobs if j.target.is_relative_to(game_out)], pages)
+    notes = [f"- **{c.name}**" + (f" ({_size(c)})" if c.trim else "") + f": {c.note}"
+             for c in manifest.components if c.note]
     if notes:
         lines += ["## Notes", "", *notes, ""]
     if manifest.gather:
@@ -48,3 +96,8 @@ def printing_guide(manifest: Manifest, jobs: Iterable["Job"], game_out: Path) ->
                   f"The full rules are in the {manifest.title} rulebook"
                   + (f" (`{manifest.rulebook}`)." if manifest.rulebook else "."), ""]
     return "\n".join(lines)
+
+
+def _size(component: Component) -> str:
+    w, h = component.trim  # type: ignore[misc]
+    return f"{w:g} x {h:g} mm" + (", round" if component.shape == "round" else "")

@@ -247,6 +247,66 @@ def pack(paper: str | tuple[float, float], sizes: list[tuple[float, float]]) -> 
     return out
 
 
+BLOCK_GAP = 2 * (MARK_GAP + MARK_LEN)
+"""Room between two ganged blocks: the marks below one and above the next
+both fit, apart."""
+
+
+def gang(paper: str | tuple[float, float], sizes: list[tuple[float, float]], *, style: Style = "grid",
+         bleed: float = 0.0) -> list[Layout]:
+    """Pieces of a few sizes on shared sheets, each size in its own block
+    cut like a grid (``grid``: shared cut lines; ``bleed``: bleeds touching),
+    blocks stacked down portrait pages ``BLOCK_GAP`` apart so every block
+    keeps its own crop marks: small tokens of three kinds on one sheet.
+    ``sizes`` in print order, runs of one size making a block.
+
+    >>> pages = gang("a4", [(15, 15)] * 130 + [(8.5, 8.5)] * 30)
+    >>> len(pages), len(pages[0].slots)
+    (1, 160)
+    """
+    page = PAPERS[paper].size if isinstance(paper, str) else paper
+    W, H = min(page), max(page)
+    if style != "bleed":
+        bleed = 0.0
+    margin = PRINTER_MARGIN + (BLEED_MARK_ZONE if style == "bleed" else GRID_MARK_ZONE)
+    runs: list[tuple[tuple[float, float], int]] = []
+    for size in sizes:
+        if runs and runs[-1][0] == size:
+            runs[-1] = (size, runs[-1][1] + 1)
+        else:
+            runs.append((size, 1))
+    pages: list[list[list[Slot]]] = [[]]  # pages of blocks of slots
+    top = H - margin
+    for (fw, fh), count in runs:
+        cw, ch = fw + 2 * bleed, fh + 2 * bleed
+        cols = _fit(W - 2 * margin, cw, 0.0)
+        if cols == 0 or ch > H - 2 * margin:
+            raise ValueError(f"a {fw:g} x {fh:g} mm piece does not fit on {W:g} x {H:g} mm paper")
+        left = count
+        while left:
+            rows = _fit(top - margin, ch, 0.0)
+            if rows == 0:
+                pages.append([])
+                top = H - margin
+                continue
+            n = min(left, rows * cols)
+            used_cols = min(cols, n)
+            x0 = (W - used_cols * cw) / 2
+            block = [Slot(Rect(x0 + (i % cols) * cw + bleed, top - (i // cols + 1) * ch + bleed, fw, fh),
+                          bleed, 0, i // cols, i % cols) for i in range(n)]
+            pages[-1].append(block)
+            top -= -(-n // cols) * ch + BLOCK_GAP
+            left -= n
+    out = []
+    for blocks in pages:
+        slots = tuple(s for b in blocks for s in b)
+        marks = [m for b in blocks for m in crop_marks(
+            Layout((W, H), style, (b[0].trim.w, b[0].trim.h), bleed, False, 1, 1, tuple(b)))]
+        out.append(Layout((W, H), style, sizes[0], bleed, False, max(s.col for s in slots) + 1,
+                          max(s.row for s in slots) + 1, slots, tuple(marks)))
+    return out
+
+
 def pages_needed(count: int, lay: Layout) -> int:
     return -(-count // lay.per_page)
 

@@ -23,6 +23,15 @@ copies; dice: one net per die in the data. A board larger than the paper is
 printed in overlapping tiles with assembly marks."""
 
 
+class SafeZone(Model):
+    """How far inside its trim a component keeps its text, when not the
+    usual 3 mm (``generator.facecheck.SAFE_MM``): a piece too small for it
+    says so, and why, in its game.yaml entry."""
+
+    mm: float = Field(ge=0)
+    why: str = Field(min_length=10)
+
+
 class Component(Model):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     name: str
@@ -37,6 +46,11 @@ class Component(Model):
     note: str | None = None
     text: list[str] = Field(default_factory=list)
     """Lines for a template that prints words from the manifest (the rules summary)."""
+    safe_zone: SafeZone | None = None
+    gang_with: str | None = None
+    """Print in that component's files, cut the same way (grid or bleed),
+    in a block of its own size below its pieces (``impose.gang``): small
+    tokens of a few kinds on one sheet instead of a file each."""
     sheet_with: str | None = None
     """Print on the sheets of that component (loose pieces sharing a page,
     e.g. a lone token beside the dice nets) instead of a file of its own."""
@@ -89,6 +103,12 @@ class Manifest(Model):
         for c in self.components:
             if c.sheet_with is not None and (c.sheet_with not in ids or c.sheet_with == c.id):
                 raise ValueError(f"component {c.id}: sheet_with names no other component ({c.sheet_with!r})")
+            if c.gang_with is not None and (c.gang_with not in ids or c.gang_with == c.id or c.sheet_with):
+                raise ValueError(f"component {c.id}: gang_with names no other component ({c.gang_with!r}), "
+                                 "or the component also has sheet_with")
+            if c.gang_with is not None and (c.back or self.component(c.gang_with).back):
+                raise ValueError(f"component {c.id}: gang_with is for one-sided pieces ({c.id} or "
+                                 f"{c.gang_with} has a back)")
         for p in self.previews:
             if p.component not in ids:
                 raise ValueError(f"preview {p.name}: no component {p.component!r}")

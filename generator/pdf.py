@@ -204,11 +204,14 @@ def _complete_form_resources(c: rl_canvas.Canvas, name: str) -> None:
 
 def write_pieces(pdf: SheetPdf, pieces: Sequence[Piece], lay: Layout, *, backs: bool,
                  back_offset: tuple[float, float] = (0.0, 0.0), caption: str = "",
-                 progress: Callable[[int], None] | None = None) -> None:
+                 progress: Callable[[int], None] | None = None, sheets: tuple[int, int] | None = None) -> None:
     """Impose ``pieces`` page by page; with ``backs``, each front page is
-    followed by its back page, mirrored for a long-edge flip."""
+    followed by its back page, mirrored for a long-edge flip. ``sheets``
+    (first, of how many) numbers the captions of a file written a layout
+    at a time (loose or ganged pages)."""
     per = lay.per_page
     total_pages = -(-len(pieces) // per)
+    first, numbered = sheets if sheets is not None else (0, total_pages)
     has_backs = backs and any(p.back is not None for p in pieces)
     for page_no in range(total_pages):
         chunk = pieces[page_no * per:(page_no + 1) * per]
@@ -217,7 +220,7 @@ def write_pieces(pdf: SheetPdf, pieces: Sequence[Piece], lay: Layout, *, backs: 
             pdf.place(piece.front, slot, piece.key)
         pdf.marks(lay.marks)
         side = "fronts" if has_backs else ""
-        pdf.caption(lay, _caption(caption, page_no, total_pages, side))
+        pdf.caption(lay, _caption(caption, first + page_no, numbered, side))
         pdf.end_page()
         if has_backs:
             # The back page carries only backs and the mirrored marks: a
@@ -227,7 +230,7 @@ def write_pieces(pdf: SheetPdf, pieces: Sequence[Piece], lay: Layout, *, backs: 
                 if piece.back is not None:
                     pdf.place(piece.back, lay.back(slot, back_offset), piece.key + " (back)")
             pdf.marks(_mirror_marks(lay, back_offset))
-            pdf.caption(lay, _caption(caption, page_no, total_pages, "backs"))
+            pdf.caption(lay, _caption(caption, first + page_no, numbered, "backs"))
             pdf.end_page()
         if progress:
             progress(len(chunk))

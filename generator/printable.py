@@ -83,23 +83,7 @@ def glyph_problems(cardset: CardSet) -> list[Problem]:
     return cardset.files.numbered(out)
 
 
-def _texts(model, prefix: str = ""):
-    """``(column, text)`` of every string in a data row or document."""
-    from pydantic import BaseModel
-
-    values = model.__dict__.items() if isinstance(model, BaseModel) else []
-    for key, value in values:
-        name = f"{prefix}{key}"
-        if isinstance(value, str):
-            yield name, value
-        elif isinstance(value, BaseModel):
-            yield from _texts(value, name + ".")
-        elif isinstance(value, (list, tuple)):
-            for item in value:
-                if isinstance(item, str):
-                    yield name, item
-                elif isinstance(item, BaseModel):
-                    yield from _texts(item, name + ".")
+_texts = comp.data_texts
 
 
 Rendered = dict[tuple[str, str], list[Piece]]
@@ -109,7 +93,8 @@ def check(printable: Printable, *, bleed: float = 3.0, ink_saver: bool = False,
           layouts: tuple[str, ...] = ("grid", "bleed")) -> tuple[Rendered, list[Problem]]:
     """Draw every face of every component (what :func:`build` prints) and
     return the pieces with every problem found: text that does not fit its
-    box, characters the font cannot draw. ``labkit validate`` runs this too."""
+    box, characters the font cannot draw, text outside the safe zone or
+    under 6 pt. ``labkit validate`` runs this too."""
     fonts.register()
     problems = glyph_problems(printable.cardset)
     rendered: Rendered = {}

@@ -142,8 +142,8 @@ def _summary(report, out_dir: Path, papers: tuple[str, ...]) -> None:
 def validate(folders, game) -> None:
     """Check card sets (default: every game's own; a game's name instead of a
     folder checks its own), as printing would: the data, and every face drawn
-    (text that will not fit, characters the font lacks). Exits 1 on any
-    problem; nothing is written."""
+    (text that will not fit, characters the font lacks, text outside the
+    safe zone or under 6 pt). Exits 1 on any problem; nothing is written."""
     from engine.data import DataError
     from generator.printable import BuildError, check, load
     from labkit.cardsets import data_dir, display_path, game_of_folder

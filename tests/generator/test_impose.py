@@ -69,3 +69,38 @@ def test_any_piece_size(w, h, bleed, style, duplex, paper):
 def test_too_big_is_an_error():
     with pytest.raises(ValueError, match="does not fit"):
         layout("a4", (300, 400))
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+@pytest.mark.parametrize("style,bleed", [("grid", 0), ("bleed", 3)])
+def test_ganged_tokens_share_a_sheet_each_size_in_a_block_with_its_own_marks(paper, style, bleed):
+    """Compounded's tokens (issue 20): 90 element and 40 scientist 15 mm tokens
+    and 30 flame tokens of 8.5 mm; on one sheet in the grid style."""
+    from generator.impose import gang
+
+    sizes = [(15.0, 15.0)] * 130 + [(8.5, 8.5)] * 30
+    pages = gang(paper, sizes, style=style, bleed=bleed)
+    assert sum(p.per_page for p in pages) == 160
+    assert [s.trim.w for p in pages for s in p.slots] == [w for w, _ in sizes]  # in order
+    if style == "grid":
+        assert len(pages) == 1
+    for lay in pages:
+        check(lay)
+        W, H = lay.page
+        margin = 5.0  # nothing where a home printer cannot print
+        assert all(margin <= s.outer.x and s.outer.x2 <= W - margin and margin <= s.outer.y
+                   and s.outer.y2 <= H - margin for s in lay.slots)
+        # every cut line of every piece has a mark: each slot's edges are extended outside its block
+        xs = {round(m.x1, 3) for m in lay.marks if m.x1 == m.x2}
+        assert all(round(s.trim.x, 3) in xs and round(s.trim.x2, 3) in xs for s in lay.slots)
+
+
+@given(st.lists(st.sampled_from([(15.0, 15.0), (8.5, 8.5), (30.0, 20.0), (63.0, 88.0)]), min_size=1, max_size=120))
+@settings(max_examples=40, deadline=None)
+def test_any_mix_of_sizes_gangs_cleanly(sizes):
+    from generator.impose import gang
+
+    pages = gang("a4", sizes)
+    assert sum(p.per_page for p in pages) == len(sizes)
+    for lay in pages:
+        check(lay)

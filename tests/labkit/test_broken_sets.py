@@ -10,6 +10,7 @@ import io
 from pathlib import Path
 
 import pytest
+import yaml
 
 from labkit.setfiles import SET_MANIFEST
 
@@ -124,3 +125,24 @@ def test_a_large_branched_compound_is_refused_within_the_search_bound(tmp_path, 
     assert checked.code == 1
     assert f"notecards.csv:{line}: column 'structure'" in checked.text
     assert "no way to place it was found within the search's bound" in checked.text
+
+
+def test_validate_and_build_name_the_card_and_column_of_text_outside_the_safe_zone(tmp_path, labkit):
+    """An author's set whose compound cards keep 12 mm clear: the names are data (file, line, column),
+    the card's own words ("PTS") are named by the card; the build stops before writing."""
+    folder = tmp_path / "set"
+    assert labkit("new-set", "compounded", folder).code == 0
+    manifest = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))
+    cards = next(c for c in manifest["components"] if c["id"] == "compound-cards")
+    cards["safe_zone"] = {"mm": 12, "why": "a test: far more than any card can keep clear"}
+    (folder / "game.yaml").write_text(yaml.safe_dump(manifest, sort_keys=False), encoding="utf-8")
+    line = next(i for i, row in enumerate((folder / "compounds.csv").read_text().splitlines(), 1)
+                if row.startswith("hydrogen,"))
+    checked = labkit("validate", folder)
+    assert checked.code == 1
+    assert (f"compounds.csv:{line}: column 'name' (C): the text 'Hydrogen' comes 4.0 mm from the trim "
+            "(the safe zone is 12 mm), on the compound cards and lab fires (compound-cards/hydrogen)") in checked.text
+    assert f"compounds.csv:{line}: the text 'PTS' comes" in checked.text
+    built = labkit("build", "--data", folder, "--out", tmp_path / "out", "--no-svg")
+    assert built.code == 1 and "safe zone is 12 mm" in built.text
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").rglob("*.pdf"))

@@ -39,9 +39,11 @@ SCOREBOARD = ("1 Scoreboard", 1)
 GEMS = {"h": ("25 Hydrogen (Clear)", 25), "o": ("20 Oxygen (Red)", 20), "n": ("15 Nitrogen (Blue)", 15),
         "c": ("15 Carbon (Black)", 15), "ca": ("10 Calcium (Green)", 10), "s": ("5 Sulfur (Yellow)", 5)}
 SIZES_MM = {"compound-cards": (70, 70), "lab-partner-cards": (88, 88), "tool-tiles": (45, 45),
-            "flame-tokens": (11, 11), "scientist-pieces": (15, 15), "element-tokens": (15, 15),
+            "flame-tokens": (8.5, 8.5), "scientist-pieces": (15, 15), "element-tokens": (15, 15),
             "workbenches": (185, 250), "reminder-cards": (70, 120), "lead-tray": (110, 150),
             "trade-dish": (120, 120)}
+FILE = {c: c for c in COMPONENTS} | {"flame-tokens": "element-tokens", "scientist-pieces": "element-tokens"}
+"""The file each component prints in: the tokens share one sheet (issue 20)."""
 ORDER = ("H", "O", "N", "C", "Ca", "S")
 """The Workbench's order of the elements, which the cards follow."""
 STATE_WORDS = {"LIQUID", "SOLID", "GAS"}
@@ -80,7 +82,7 @@ def test_counts_are_quoted_from_the_rulebook():
 def test_every_file_is_on_the_paper(built, paper):
     files = sorted((built / paper).glob("*.pdf"))
     names = {f.name.removeprefix(f"compounded-{paper}-").removesuffix(".pdf") for f in files}
-    expected = {c + tail for c in COMPONENTS for tail in ("", "-bleed")} | {"scoreboard", "rules", "calibration"}
+    expected = {FILE[c] + tail for c in COMPONENTS for tail in ("", "-bleed")} | {"scoreboard", "rules", "calibration"}
     assert names == expected
     for f in files:
         for page in PdfReader(f).pages:
@@ -92,8 +94,10 @@ def test_every_file_is_on_the_paper(built, paper):
 @pytest.mark.parametrize("suffix", ["", "-bleed"])
 def test_component_counts_match_the_rulebook(built, paper, suffix):
     for comp, (_, count) in COMPONENTS.items():
-        seen = fronts(built / paper / f"compounded-{paper}-{comp}{suffix}.pdf")
-        assert all(k.startswith(comp + ".") for k in seen), seen
+        seen = fronts(built / paper / f"compounded-{paper}-{FILE[comp]}{suffix}.pdf")
+        if FILE[comp] == comp:
+            assert all(k.startswith(comp + ".") or FILE.get(k.split(".")[0]) == comp for k in seen), seen
+        seen = Counter({k: v for k, v in seen.items() if k.startswith(comp + ".")})
         assert sum(seen.values()) == count, (comp, seen)
         by_card = Counter({k.split(".")[1]: v for k, v in seen.items()})
         if comp == "compound-cards":
@@ -113,8 +117,10 @@ def test_component_counts_match_the_rulebook(built, paper, suffix):
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_piece_sizes(built, paper):
     for comp, (w, h) in SIZES_MM.items():
-        reader = PdfReader(built / paper / f"compounded-{paper}-{comp}.pdf")
-        for p in inspect(reader, 0)[0]:
+        reader = PdfReader(built / paper / f"compounded-{paper}-{FILE[comp]}.pdf")
+        placed = [p for p in inspect(reader, 0)[0] if p.name.startswith(comp + ".")]
+        assert placed, comp
+        for p in placed:
             size = sorted((round((p.box.x2 - p.box.x) / MM, 1), round((p.box.y2 - p.box.y) / MM, 1)))
             assert size == sorted((w, h)), comp
     # "Lab Partner cards are oversized cards"
@@ -192,11 +198,13 @@ def test_workbenches_show_the_tracks_and_the_distribution(built):
 def test_tokens_say_what_they_are(built):
     elements = face_texts(built / "a4" / "compounded-a4-element-tokens.pdf")
     for form, items in elements.items():
+        if not form.startswith("element-tokens."):
+            continue
         assert items[0] == {"h": "H", "o": "O", "n": "N", "c": "C", "ca": "Ca", "s": "S"}[card_of(form)]
-    pieces = face_texts(built / "a4" / "compounded-a4-scientist-pieces.pdf")
+    pieces = {k: v for k, v in elements.items() if k.startswith("scientist-pieces.")}
     assert sorted(items[0] for items in pieces.values()) == ["BROWN", "GREY", "PINK", "TEAL", "WHITE"]
-    flames = face_texts(built / "a4" / "compounded-a4-flame-tokens.pdf")
-    assert list(flames.values()) == [["FLAME"]]
+    flames = {k: v for k, v in elements.items() if k.startswith("flame-tokens.")}
+    assert list(flames.values()) == [[]], "a flame token is the flame alone: a word would be under 6 pt"
 
 
 def test_every_font_is_embedded(built):
@@ -229,3 +237,32 @@ def test_backs_line_up_for_long_edge_duplex(built, paper):
                 assert b.name.split(".")[:2] == f.name.split(".")[:2] and b.name.split(".")[2] == "back"
                 checked += 1
     assert checked == 55 + 20 + 35
+
+
+def test_printing_md_counts_the_sheets_to_buy_as_the_pdfs_have_them(built):
+    from tests.generator.sheetcounts import check
+
+    said = check(built, DATA)
+    assert said[("home files", "card stock", "a4")] > 0 and said[("print-shop files (bleed)", "paper", "letter")] > 0
+
+
+def test_lab_partner_cards_are_oversized_and_printing_md_says_their_size(built):
+    """The rulebook calls them oversized: larger than the compound cards both ways."""
+    lab = SIZES_MM["lab-partner-cards"]
+    square = SIZES_MM["compound-cards"]
+    assert lab[0] > square[0] and lab[1] > square[1]
+    guide = (built / "PRINTING.md").read_text(encoding="utf-8")
+    assert f"**Lab Partner cards** ({lab[0]} x {lab[1]} mm)" in guide
+    assert "larger than the 70 mm compound cards" in guide
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_tokens_share_one_sheet_of_card_stock(built, paper):
+    """Flame tokens, scientist pieces and element tokens (160 pieces) on one
+    page in the home file, each kind whole and cut on the grid."""
+    reader = PdfReader(built / paper / f"compounded-{paper}-element-tokens.pdf")
+    assert len(reader.pages) == 1
+    placed = Counter(p.name.split(".")[0] for p in inspect(reader, 0)[0])
+    assert placed == {"element-tokens": 90, "scientist-pieces": 40, "flame-tokens": 30}
+    guide = (built / "PRINTING.md").read_text(encoding="utf-8")
+    assert f"`{paper}/compounded-{paper}-element-tokens.pdf` | 90 pieces, with the Flame tokens, Scientist pieces |" in guide

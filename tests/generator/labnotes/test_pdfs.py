@@ -271,3 +271,10 @@ def test_the_set_comes_with_its_rules_and_what_else_to_gather(built):
     guide = (built / "PRINTING.md").read_text()
     assert "## What else to gather" in guide and "pencil" in guide
     assert "## How to play, in short" in guide
+
+
+def test_printing_md_counts_the_sheets_to_buy_as_the_pdfs_have_them(built):
+    from tests.generator.sheetcounts import check
+
+    said = check(built, Path(__file__).resolve().parents[3] / "cardsdata" / "labnotes")
+    assert said[("home files", "card stock", "a4")] > 0 and said[("home files", "card stock", "letter")] > 0

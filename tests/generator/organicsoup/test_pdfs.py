@@ -231,3 +231,10 @@ def test_the_rules_summary_page(built):
     text = " ".join(p.extract_text() for p in PdfReader(pdf(built, "a4", "rules")).pages)
     assert "ORGANIC SOUP" in text and "2 to 4 players" in text
     assert re.search(r"amino/nucleic molecule to win", text)
+
+
+def test_printing_md_counts_the_sheets_to_buy_as_the_pdfs_have_them(built):
+    from tests.generator.sheetcounts import check
+
+    said = check(built, Path(__file__).resolve().parents[3] / "cardsdata" / "organicsoup")
+    assert said[("home files", "card stock", "a4")] > 0 and said[("home files", "card stock", "letter")] > 0

@@ -250,3 +250,10 @@ def test_the_set_comes_with_its_rules_summary_and_printing_guide(built):
         assert words in guide, words
     summary = " ".join(next(iter(face_texts(built / "a4" / "synthesis-a4-rules.pdf").values())))
     assert "SYNTHESIS: THE MOLECULAR JOURNEY" in summary and "1 to 8 players" in summary
+
+
+def test_printing_md_counts_the_sheets_to_buy_as_the_pdfs_have_them(built):
+    from tests.generator.sheetcounts import check
+
+    said = check(built, Path(__file__).resolve().parents[3] / "cardsdata" / "synthesis")
+    assert said[("home files", "card stock", "a4")] > 0 and said[("home files", "card stock", "letter")] > 0

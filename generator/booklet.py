@@ -20,6 +20,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
+from engine.core import RulesError
 from generator import fonts
 from generator.booklet_md import Block, BookletError, Document, parse
 from generator.pdf import Piece
@@ -209,14 +210,25 @@ class Booklet:
     cover: str = ""
     """The title page's picture of the components (SVG)."""
 
-    @cached_property
-    def digest(self) -> str:
+    note: str = ""
+    """Said in PRINTING.md: e.g. that the figures show the rulebook's own cards."""
+
+    def _digest(self, name: str, doc: Document, extra: str = "") -> str:
         h = hashlib.sha256()
-        for part in (self.title, repr(self.players), (self.folder / BOOKLET).read_text("utf-8"),
-                     (self.folder / PLAYER_AID).read_text("utf-8"), self.cover,
-                     *(f"{k}{f.svg}" for k, f in sorted(self.figures.items()))):
+        for part in (self.title, repr(self.players), (self.folder / name).read_text("utf-8"), extra,
+                     *(f"{k}{f.svg}" for k, f in sorted(self.figures.items()) if k[0] == doc.path)):
             h.update(part.encode("utf-8"))
         return h.hexdigest()[:16]
+
+    @cached_property
+    def digest(self) -> str:
+        """What the booklet's two rules files are made of: its text, title page and figures."""
+        return self._digest(BOOKLET, self.doc, self.cover)
+
+    @cached_property
+    def aid_digest(self) -> str:
+        """What the player aid is made of: a card edited elsewhere does not rewrite it."""
+        return self._digest(PLAYER_AID, self.aid)
 
 
 def _read(folder: Path, name: str, title: str) -> Document:
@@ -260,6 +272,8 @@ def _figure(book: BookContext, hooks: ModuleType | None, block: Block, where: st
             return table[address](book)
     except KeyError as exc:
         raise BookletError([f"{where}: {scheme}:{address}: {exc.args[0]}"]) from None
+    except RulesError as exc:  # the game's figure asked its rules for something this card set lacks
+        raise BookletError([f"{where}: {scheme}:{address}: the rules refused it: {exc}"]) from None
     raise BookletError([f"{where}: unknown figure scheme {scheme!r}"])
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -115,12 +116,33 @@ def plan(options: BuildOptions) -> list[tuple[Printable, Rendered, booklets.Book
         rendered, found = check(printable, bleed=options.bleed, ink_saver=options.ink_saver, layouts=options.layouts)
         problems.extend(str(p) for p in found)
         try:
-            loaded.append((printable, rendered, booklets.load(printable, rendered)))
+            loaded.append((printable, rendered, _booklet(printable, rendered, folder, options)))
         except BookletError as exc:
             problems.extend(exc.problems)
     if problems:
         raise BuildError("\n".join(dict.fromkeys(problems)))
     return loaded
+
+
+def _booklet(printable: Printable, rendered: Rendered, folder: Path | None,
+             options: BuildOptions) -> booklets.Booklet:
+    """The game's rules booklet drawn with this card set's faces. An author's
+    set whose cards cannot draw a figure of the booklet (a card it shows is
+    missing, the worked example's cards are not there) gets the booklet drawn
+    with the rulebook's own set instead, and PRINTING.md says so."""
+    try:
+        return booklets.load(printable, rendered)
+    except BookletError as exc:
+        figures = [p for p in exc.problems if re.search(r": (face|faces|setup|figure):", p)]
+        if folder is None or not figures or len(figures) < len(exc.problems):
+            raise
+        own = load(printable.game)
+        own_rendered, _ = check(own, bleed=options.bleed, ink_saver=options.ink_saver, layouts=("grid",))
+        booklet = booklets.load(own, own_rendered)
+        why = sorted({p.split(": ", 1)[1] for p in figures})
+        booklet.note = ("The rules booklet's pictures show the rulebook's own cards, since this set's cards "
+                        "cannot draw them: " + "; ".join(why))
+        return booklet
 
 
 # --- writing ------------------------------------------------------------------------------
@@ -237,7 +259,8 @@ def _jobs(printable: Printable, rendered: Rendered, booklet: booklets.Booklet, o
                                 _print_note(component, style, duplex), component.kind, contents))
         for tail, (contents, how) in BOOKLET_FILES.items():
             jobs.append(Job(game_out / paper / f"{game}-{paper}-{tail}.pdf", f"{manifest.title}: {contents}", [],
-                            paper, tail, False, "", _key(code, paper, tail, booklet.digest), how,
+                            paper, tail, False, "", _key(code, paper, tail, booklet.aid_digest if tail == "player-aid"
+                                                         else booklet.digest), how,
                             contents=contents, booklet=booklet))
         target = game_out / paper / f"{game}-{paper}-calibration.pdf"
         jobs.append(Job(target, "Duplex calibration", [], paper, "calibration", True, "",
@@ -266,7 +289,8 @@ def build(options: BuildOptions, progress: Callable[[str, int, int], None] | Non
         game_out = out / printable.game.name
         if options.svg:
             loose.extend(_loose_svgs(printable, rendered, game_out, suffix))
-        guides.append((game_out / "PRINTING.md", printing_guide(printable.manifest, game_jobs, game_out)))
+        guides.append((game_out / "PRINTING.md", printing_guide(printable.manifest, game_jobs, game_out,
+                                                                 booklet.note)))
 
     typeset = _typeset([j for j in jobs if j.booklet is not None and (options.force or not cache.fresh(j.target, j.key))])
     total = sum(len(j.pieces) for j in jobs)

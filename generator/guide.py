@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from generator.build import Job
 
 
-def printing_guide(manifest: Manifest, jobs: Iterable["Job"], game_out: Path) -> str:
+def printing_guide(manifest: Manifest, jobs: Iterable["Job"], game_out: Path, booklet_note: str = "") -> str:
     lines = [f"# {manifest.title}: what to print", "",
              "Print at **100% / actual size** (never 'fit to page'). Card stock (160-250 g/m²) for cards,",
              "dice and tokens; plain paper for sheets and pads.", "",
@@ -37,4 +37,6 @@ def printing_guide(manifest: Manifest, jobs: Iterable["Job"], game_out: Path) ->
               f"`{manifest.game}-<paper>-rules-booklet.pdf` is the same on half sheets in folded order: print it",
               "two-sided flipping on the short edge, fold the stack in the middle and staple on the fold.",
               f"`{manifest.game}-<paper>-player-aid.pdf` is a one-page summary: print one per player.", ""]
+    if booklet_note:
+        lines += [booklet_note, ""]
     return "\n".join(lines)

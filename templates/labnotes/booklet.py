@@ -65,35 +65,35 @@ def setup_figure(book: Any, players: int) -> str:
     width = max(players * slot, 200.0)
     parts: list[str] = []
     # the middle of the table: deck, the two face-up notecards (6 next to the deck, then 3)
-    card_w, card_h = 28.0, 48.0
+    card_w, card_h = 22.0, 37.7
     x0 = width / 2 - (3 * card_w + 2 * 5) / 2
     back = book.face("notecards", state.deck[0], back=True)
     parts.append(book.nest(back, x0, 6, card_w, card_h))
-    parts.append(text(x0 + card_w / 2, 59, "deck", 3.6, fill=GREY))
+    parts.append(text(x0 + card_w / 2, 48, "deck", 3.6, fill=GREY))
     for i, card in enumerate(state.line):   # the newest card (first in the line) lies next to the deck
         x = x0 + (i + 1) * (card_w + 5)
         parts.append(book.nest(book.face("notecards", card), x, 6, card_w, card_h))
-        parts.append(text(x + card_w / 2, 59, f"worth {(6, 3)[i]}", 3.6, fill=GREY))
+        parts.append(text(x + card_w / 2, 48, f"worth {(6, 3)[i]}", 3.6, fill=GREY))
     # the dice in play, by the lead player
     cup = [d.colour for d in state.dice if d.place == "cup"]
     dx = x0 + 3 * (card_w + 5) + 6
     for i, colour in enumerate(cup):
         parts.append(die(dx + (i % 2) * 11, 10 + (i // 2) * 11, 9, colour))
-    parts.append(text(dx + 10, 48, f"{len(cup)} dice", 3.6, fill=GREY))
+    parts.append(text(dx + 10, 48, f"{len(cup)} dice in play", 3.6, fill=GREY))
     # one note sheet per player, with the same three tool cards beside it, compound side up
     sheet = book.face("note-sheets")
     tools = [book.face("tool-cards", t) for t in state.tools]
-    y = 68.0
+    y = 54.0
     left = (width - players * slot) / 2
     for seat in range(players):
         x = left + seat * slot + 2
         parts.append(book.nest(sheet, x, y, 57, 39))
         for t, face in enumerate(tools):
-            parts.append(book.nest(face, x + 4 + t * 17, y + 42, 15, 21))
+            parts.append(book.nest(face, x + t * 16, y + 42, 15, 21))
         label = f"Player {seat + 1}" + (" (lead)" if seat == state.lead else "")
         parts.append(text(x + 28.5, y + 70, label, 4.0, weight="bold" if seat == state.lead else "normal"))
         if seat == state.lead:
-            parts.append(book.nest(book.face("lead-token"), x + 48, y + 44, 10, 10))
+            parts.append(book.nest(book.face("lead-token"), x + 49, y + 47, 10, 10))
     return svg_page(width, y + 73, "".join(parts))
 
 

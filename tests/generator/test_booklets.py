@@ -268,6 +268,29 @@ def test_a_game_without_a_booklet_does_not_build(tmp_path, monkeypatch):
     assert "player-aid.md" in str(err.value)
 
 
+def test_an_authors_set_without_a_card_the_booklet_shows_gets_the_rulebooks_pictures(tmp_path):
+    game = "labnotes" if "labnotes" in GAMES else GAMES[0]
+    printable, _, booklet = planned(game)
+    text = (booklet.folder / booklets.BOOKLET).read_text("utf-8")
+    decks = {c.id: c.source for c in printable.manifest.components if c.source and c.source.endswith(".csv")}
+    shown = [(m.group(1), m.group(2)) for m in re.finditer(r"\]\(faces?:([a-z-]+)/([a-z0-9_-]+)", text)
+             if m.group(1) in decks]
+    for component, piece in shown[:4]:  # some ids are fixed by the rules (a tool's ability): try another
+        folder = tmp_path / f"{component}-{piece}"
+        shutil.copytree(cardsets.data_dir(registry.find(game)), folder)
+        data = (folder / decks[component]).read_text("utf-8")
+        (folder / decks[component]).write_text(data.replace(f"\n{piece},", f"\n{piece}-renamed,"), "utf-8")
+        try:
+            [(_, _, authored)] = plan(BuildOptions(data_dir=folder, layouts=("grid",)))
+        except BuildError as exc:
+            assert "booklet" not in str(exc)
+            continue
+        assert authored.note.startswith("The rules booklet's pictures show the rulebook's own cards")
+        assert f"{component} has no piece '{piece}'" in authored.note
+        return
+    pytest.fail(f"no card the booklet shows could be renamed in a copy of the set: {shown[:4]}")
+
+
 def test_a_booklet_mistake_names_its_file_and_line():
     with pytest.raises(BookletError) as err:
         parse("# T\n\n## A\n\n#### deep\n\n| a | b |\n|---|---|\n| 1 |\n\n1. one\n3. three\n\nan **open\n", "b.md")

@@ -92,14 +92,17 @@ def _table(book: Any, players: int, options: dict | None = None) -> str:
         colour = colours[seat]
         x = left + seat * (bench_w + 6) + 3
         parts.append(book.nest(book.face("workbenches", colour), x, top, bench_w, bench_h))
-        ex = x + 2
-        for e, n in s.scientists[seat].bench.items():
-            for _ in range(n):
-                parts.append(book.nest(book.face("element-tokens", e.lower()), ex, top + bench_h + 3, 9, 9))
-                ex += 10
-        parts.append(book.nest(book.face("tool-tiles", "fire_extinguisher"), x + 34, top + bench_h + 2, 12, 12))
-        parts.append(book.nest(book.face("reminder-cards"), x + 50, top + bench_h + 1, 8, 14))
-        parts.append(book.nest(book.face("scientist-pieces", colour), x + 62, top + bench_h + 3, 9, 9))
+        # the elements drawn at setup lie in the Workbench's Evaporating Dish (centre 49, 64 of 250 x 185 mm)
+        k = bench_w / 250
+        gems = [e for e, n in s.scientists[seat].bench.items() for _ in range(n)]
+        size = 7.0
+        ex = x + 49 * k - len(gems) * (size + 0.6) / 2
+        for e in gems:
+            parts.append(book.nest(book.face("element-tokens", e.lower()), ex, top + 64 * k - size / 2, size, size))
+            ex += size + 0.6
+        parts.append(book.nest(book.face("tool-tiles", "fire_extinguisher"), x + 14, top + bench_h + 2, 12, 12))
+        parts.append(book.nest(book.face("reminder-cards"), x + 30, top + bench_h + 1, 8, 14))
+        parts.append(book.nest(book.face("scientist-pieces", colour), x + 42, top + bench_h + 3, 9, 9))
         lead = seat == s.lead
         parts.append(text(x + bench_w / 2, top + bench_h + 21, f"{NAMES[seat]}"
                           f" ({colour}){' - lead' if lead else ''}", 4.2, weight="bold" if lead else "normal"))

@@ -306,6 +306,23 @@ def test_a_booklet_mistake_names_its_file_and_line():
     assert problem.startswith("c.md:3: characters the printed font cannot draw: '甲' (U+7532), '烷'")
 
 
+def test_a_player_aid_too_long_stops_the_build_before_any_file_is_written(tmp_path, monkeypatch):
+    import dataclasses
+
+    from generator.build import build
+
+    real = booklets.load
+
+    def long_aid(printable, rendered):
+        booklet = real(printable, rendered)
+        return dataclasses.replace(booklet, aid=parse("# Aid\n\n" + "Words to fill the page.\n\n" * 90, "aid.md"))
+
+    monkeypatch.setattr(booklets, "load", long_aid)
+    with pytest.raises(BuildError, match=r"aid.md: the player aid takes \d+ pages; it must fit one"):
+        build(BuildOptions(games=[GAMES[0]], out=tmp_path, papers=("a4",), layouts=("grid",), svg=False))
+    assert list(tmp_path.rglob("*.pdf")) == []
+
+
 def test_a_booklet_too_wide_or_too_long_is_refused(monkeypatch):
     import dataclasses
 

@@ -258,7 +258,7 @@ def _jobs(printable: Printable, rendered: Rendered, booklet: booklets.Booklet, o
                                 duplex, f"{manifest.title} · {component.name}", key,
                                 _print_note(component, style, duplex), component.kind, contents))
         for tail, (contents, how) in BOOKLET_FILES.items():
-            jobs.append(Job(game_out / paper / f"{game}-{paper}-{tail}.pdf", f"{manifest.title}: {contents}", [],
+            jobs.append(Job(game_out / paper / f"{game}-{paper}-{tail}{suffix}.pdf", f"{manifest.title}: {contents}", [],
                             paper, tail, False, "", _key(code, paper, tail, booklet.aid_digest if tail == "player-aid"
                                                          else booklet.digest), how,
                             contents=contents, booklet=booklet))

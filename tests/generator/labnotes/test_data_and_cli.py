@@ -205,6 +205,7 @@ def test_ink_saver_prints_white_backgrounds(tmp_path):
     assert '<rect x="0" y="0" width="70" height="120" fill="#ffffff"/>' in svg  # ...on white
     assert not re.search(r'<(rect|path|circle|polygon)[^>]*fill="#d2401e"', svg)
     assert (tmp_path / "labnotes" / "a4" / "labnotes-a4-notecards-ink-saver.pdf").exists()
+    assert (tmp_path / "labnotes" / "a4" / "labnotes-a4-rules-ink-saver.pdf").exists()  # not over the normal booklet
 
 
 # Rulebook, Setup 4: "Tool card reference for the recommended first-game cards".

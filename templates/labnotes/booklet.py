@@ -198,6 +198,23 @@ def example_figure(book: Any) -> str:
     # trash cans filled from the top (TRASH column of the sheet)
     for i, element in enumerate(EXAMPLE["trash"]):
         parts.append(text(172, 21 + i * 15 + 10, element, 5, weight="bold", fill=PENCIL))
+    # the left column (same geometry as the template): tools-track marks, then the ticked notecard boxes
+    sheet = rules.data.sheet
+    groups = [sheet.tools_track.open, *sheet.tools_track.opened_by_notecard]
+    row_h = min(7.0, 40 / len(groups))
+    sq = min(5.0, row_h - 1.5)
+    open_spaces = [(g, i) for g, count in enumerate(groups[:1 + len(EXAMPLE["notecards"])]) for i in range(count)]
+    for g, i in open_spaces[:EXAMPLE["tool_marks"]]:
+        x, y = 5 + 19 + i * (sq + 1.2), 21 + g * row_h
+        parts.append(f'<path d="M{x + 1:.2f},{y + 1:.2f} L{x + sq - 1:.2f},{y + sq - 1:.2f} M{x + sq - 1:.2f},{y + 1:.2f} '
+                     f'L{x + 1:.2f},{y + sq - 1:.2f}" stroke="{PENCIL}" stroke-width="0.5" fill="none"/>')
+    ny = 21 + len(groups) * row_h + 6
+    nstep = min(6.6, (130 - 8 - ny - 2) / sheet.notecard_boxes)
+    for k, claim in enumerate(EXAMPLE["notecards"]):
+        y = ny + 2 + k * nstep
+        parts.append(f'<path d="M{5.8:.2f},{y + 2.3:.2f} L{7.2:.2f},{y + 3.7:.2f} L{9.6:.2f},{y + 0.6:.2f}" '
+                     f'stroke="{PENCIL}" stroke-width="0.6" fill="none"/>')
+        parts.append(text(5 + 25 + 5.5, y + 3.6, str(claim["points"]), 3.6, weight="bold", fill=PENCIL))
     # the score boxes
     boxes = [score.lines[0].points, score.lines[1].points, -score.lines[2].points, score.total]
     for i, value in enumerate(boxes):

@@ -1,8 +1,7 @@
-"""What comes with the printed set besides the components: a one-page rules
-summary (from the manifest's ``summary``, in our own words, pointing to the
-full rulebook) and ``PRINTING.md``, which says what each file is, how to
-print it, how many sheets of which stock to buy (counted from the files
-the build writes) and what else the table needs (``gather``)."""
+"""``PRINTING.md``: what each file of the printed set is, how to print it,
+how many sheets of which stock to buy (counted from the files the build
+writes) and what else the table needs (``gather``). The rules themselves are
+the game's booklet (:mod:`generator.booklet`)."""
 
 from __future__ import annotations
 
@@ -15,19 +14,12 @@ if TYPE_CHECKING:
     from generator.build import Job
 
 
-def rules_component(manifest: Manifest) -> Component:
-    lo, hi = manifest.players
-    players = f"{lo} to {hi} players" if lo != hi else f"{lo} player{'s' if lo > 1 else ''}"
-    source = (f"The full rules: the {manifest.title} rulebook"
-              + (f" ({manifest.rulebook})." if manifest.rulebook else "."))
-    return Component(id="rules", name="Rules summary", kind="sheet", size=(190.0, 130.0),
-                     front="common/rules-summary.svg.j2",
-                     text=[manifest.title, players, *manifest.summary, "", source,
-                           *(["You also need: " + "; ".join(manifest.gather) + "."] if manifest.gather else [])],
-                     note="One page: how to play, in short.")
-
-
 STOCKS = ("card stock", "paper")
+
+ALTERNATIVES = ("rules-booklet",)
+"""Files that print again what another file prints, in another form (the
+folded booklet holds the rules booklet's pages on half sheets): a table
+prints one or the other, so the sheets to buy count only the first."""
 
 
 def stock(job: "Job") -> str:
@@ -45,7 +37,7 @@ def sheet_counts(jobs: Iterable["Job"], pages: Callable[["Job"], int]) -> list[s
     """The table of sheets to buy, per paper and stock: for the home files
     (grid), and for the print-shop files (bleed, where a component has them),
     the calibration page in both."""
-    jobs = list(jobs)
+    jobs = [j for j in jobs if j.style not in ALTERNATIVES]
     papers = list(dict.fromkeys(j.paper for j in jobs))
     with_bleed = {(j.paper, j.title) for j in jobs if j.style == "bleed"}
     sets = [("home files", [j for j in jobs if j.style != "bleed"])]
@@ -64,13 +56,14 @@ def sheet_counts(jobs: Iterable["Job"], pages: Callable[["Job"], int]) -> list[s
     names = {"a4": "A4", "letter": "Letter"}
     return ["## Sheets to buy", "",
             "Counted from the files this build wrote: a sheet a page, two pages a sheet when two-sided.",
-            "Print one set, the home files or the print-shop files, on one paper size.", "",
+            "Print one set, the home files or the print-shop files, on one paper size.",
+            "The rules are counted once, as the booklet printed one page a side (the folded booklet is the same pages).", "",
             "| set | stock | " + " | ".join(names.get(p, p) for p in papers) + " |",
             "|---|---|" + "---|" * len(papers), *rows, ""]
 
 
 def printing_guide(manifest: Manifest, jobs: Iterable["Job"], game_out: Path,
-                   pages: Callable[["Job"], int] | None = None) -> str:
+                   pages: Callable[["Job"], int] | None = None, booklet_note: str = "") -> str:
     jobs = list(jobs)
     lines = [f"# {manifest.title}: what to print", "",
              "Print at **100% / actual size** (never 'fit to page'). Card stock (160-250 g/m²) for cards,",
@@ -92,9 +85,14 @@ def printing_guide(manifest: Manifest, jobs: Iterable["Job"], game_out: Path,
     if manifest.gather:
         lines += ["## What else to gather", "", *(f"- {g}" for g in manifest.gather), ""]
     if manifest.summary:
-        lines += ["## How to play, in short", "", *(f"- {s}" for s in manifest.summary), "",
-                  f"The full rules are in the {manifest.title} rulebook"
-                  + (f" (`{manifest.rulebook}`)." if manifest.rulebook else "."), ""]
+        lines += ["## How to play, in short", "", *(f"- {s}" for s in manifest.summary), ""]
+    lines += ["## The rules", "",
+              f"The complete rules are the booklet `<paper>/{manifest.game}-<paper>-rules.pdf` (one page a sheet);",
+              f"`{manifest.game}-<paper>-rules-booklet.pdf` is the same on half sheets in folded order: print it",
+              "two-sided flipping on the short edge, fold the stack in the middle and staple on the fold.",
+              f"`{manifest.game}-<paper>-player-aid.pdf` is a one-page summary: print one per player.", ""]
+    if booklet_note:
+        lines += [booklet_note, ""]
     return "\n".join(lines)
 
 

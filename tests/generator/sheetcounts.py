@@ -31,13 +31,15 @@ def check(game_dir: Path, data_dir: Path) -> dict[tuple[str, str, str], int]:
     """``data_dir``'s game.yaml says which components are sheets (plain paper, like the rules)."""
     guide = (game_dir / "PRINTING.md").read_text(encoding="utf-8")
     manifest = yaml.safe_load((data_dir / "game.yaml").read_text(encoding="utf-8"))
-    on_paper = ["rules", "calibration"] + [c["id"] for c in manifest["components"] if c["kind"] == "sheet"]
+    on_paper = ["rules", "player-aid", "calibration"] + [c["id"] for c in manifest["components"] if c["kind"] == "sheet"]
     said = table(guide)
     listed = files(guide)
     assert listed
     counted: dict[tuple[str, str, str], int] = {}
     bleed_twins = {f.replace("-bleed", "") for f, _ in listed if "-bleed" in f}
     for name, how in listed:
+        if "-rules-booklet" in name:  # the rules again, folded: counted once, as the rules
+            continue
         pages = len(PdfReader(game_dir / name).pages)
         two_sided = "two-sided" in how or "calibration" in name
         sheets = -(-pages // 2) if two_sided else pages

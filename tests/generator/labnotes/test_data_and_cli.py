@@ -148,7 +148,9 @@ def test_rebuild_skips_what_did_not_change(copy, tmp_path):
     edit(copy / "notecards.csv", "The main part of natural gas.", "Most of natural gas.")
     third = build(opts)
     changed = sorted(f.path.name for f in third.written)
-    assert changed == ["labnotes-a4-notecards-bleed.pdf", "labnotes-a4-notecards.pdf"]
+    # the rules booklet pictures the methane notecard (not the player aid): it is set again too
+    assert changed == ["labnotes-a4-notecards-bleed.pdf", "labnotes-a4-notecards.pdf",
+                       "labnotes-a4-rules-booklet.pdf", "labnotes-a4-rules.pdf"]
 
 
 def test_a_failed_build_leaves_no_half_written_pdf(copy, tmp_path, monkeypatch):
@@ -203,6 +205,7 @@ def test_ink_saver_prints_white_backgrounds(tmp_path):
     assert '<rect x="0" y="0" width="70" height="120" fill="#ffffff"/>' in svg  # ...on white
     assert not re.search(r'<(rect|path|circle|polygon)[^>]*fill="#d2401e"', svg)
     assert (tmp_path / "labnotes" / "a4" / "labnotes-a4-notecards-ink-saver.pdf").exists()
+    assert (tmp_path / "labnotes" / "a4" / "labnotes-a4-rules-ink-saver.pdf").exists()  # not over the normal booklet
 
 
 # Rulebook, Setup 4: "Tool card reference for the recommended first-game cards".

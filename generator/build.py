@@ -4,7 +4,9 @@ Output, per game::
 
     output/<game>/a4/<game>-a4-<component>.pdf          home printing (guillotine grid)
     output/<game>/a4/<game>-a4-<component>-bleed.pdf    cards with bleed and crop marks
-    output/<game>/a4/<game>-a4-rules.pdf                how to play, on one page
+    output/<game>/a4/<game>-a4-rules.pdf                the rules booklet (docs/design/booklets.md)
+    output/<game>/a4/<game>-a4-rules-booklet.pdf        the same on half sheets in folded order
+    output/<game>/a4/<game>-a4-player-aid.pdf           the one-page player aid
     output/<game>/a4/<game>-a4-calibration.pdf          duplex back-offset test page
     output/<game>/letter/...                            the same on US Letter
     output/<game>/svg/<component>/<piece>-front.svg     every face as loose SVG
@@ -28,8 +30,10 @@ from pathlib import Path
 from typing import Callable
 
 from engine.data import DataError
+from generator import booklet as booklets
 from generator import components as comp
 from generator import fonts
+from generator.booklet_md import BookletError
 from generator.geometry import PAPERS
 from generator.guide import printing_guide
 from generator.impose import layout, pack, tiles
@@ -80,9 +84,9 @@ class BuildReport:
         return sum(f.pages for f in self.written)
 
 
-def plan(options: BuildOptions) -> list[tuple[Printable, Rendered]]:
-    """Which games to build from where, read, drawn and checked; raises
-    :class:`BuildError` with every problem of every game."""
+def plan(options: BuildOptions) -> list[tuple[Printable, Rendered, booklets.Booklet]]:
+    """Which games to build from where, read, drawn and checked, each with its
+    rules booklet; raises :class:`BuildError` with every problem of every game."""
     games = registry.games()
     if options.data_dir is not None:
         folder = Path(options.data_dir)
@@ -109,8 +113,11 @@ def plan(options: BuildOptions) -> list[tuple[Printable, Rendered]]:
             problems.extend(str(p) for p in exc.problems)
             continue
         rendered, found = check(printable, bleed=options.bleed, ink_saver=options.ink_saver, layouts=options.layouts)
-        loaded.append((printable, rendered))
         problems.extend(str(p) for p in found)
+        try:
+            loaded.append((printable, rendered, booklets.load(printable, rendered)))
+        except BookletError as exc:
+            problems.extend(exc.problems)
     if problems:
         raise BuildError("\n".join(dict.fromkeys(problems)))
     return loaded
@@ -173,6 +180,17 @@ class Job:
     note: str
     kind: str = ""
     contents: str = ""
+    booklet: booklets.Booklet | None = None
+    """For the booklet's three files (styles in :data:`BOOKLET_FILES`)."""
+
+
+BOOKLET_FILES = {
+    "rules": ("rules booklet, one page a sheet", "one-sided or two-sided, flip on long edge"),
+    "rules-booklet": ("the rules booklet on half sheets, in folded order",
+                      "two-sided, flip on SHORT edge; fold the stack in the middle, staple on the fold"),
+    "player-aid": ("one-page player aid", "one-sided; one per player"),
+}
+"""File tail -> (contents, how to print it)."""
 
 
 def _sheet_mates(printable: Printable, rendered: Rendered) -> dict[str, list[Piece]]:
@@ -188,7 +206,8 @@ def _sheet_mates(printable: Printable, rendered: Rendered) -> dict[str, list[Pie
     return mates
 
 
-def _jobs(printable: Printable, rendered: Rendered, options: BuildOptions, code: str) -> list[Job]:
+def _jobs(printable: Printable, rendered: Rendered, booklet: booklets.Booklet, options: BuildOptions,
+          code: str) -> list[Job]:
     game, manifest = printable.game.name, printable.manifest
     game_out = Path(options.out) / game
     suffix = "-ink-saver" if options.ink_saver else ""
@@ -216,6 +235,10 @@ def _jobs(printable: Printable, rendered: Rendered, options: BuildOptions, code:
                 jobs.append(Job(target, f"{manifest.title}: {component.name}", pieces, paper, style,
                                 duplex, f"{manifest.title} · {component.name}", key,
                                 _print_note(component, style, duplex), component.kind, contents))
+        for tail, (contents, how) in BOOKLET_FILES.items():
+            jobs.append(Job(game_out / paper / f"{game}-{paper}-{tail}.pdf", f"{manifest.title}: {contents}", [],
+                            paper, tail, False, "", _key(code, paper, tail, booklet.digest), how,
+                            contents=contents, booklet=booklet))
         target = game_out / paper / f"{game}-{paper}-calibration.pdf"
         jobs.append(Job(target, "Duplex calibration", [], paper, "calibration", True, "",
                         _key(code, paper, "calibration"), "Duplex test page: measures --back-offset",
@@ -237,20 +260,25 @@ def build(options: BuildOptions, progress: Callable[[str, int, int], None] | Non
     loose: list[tuple[Path, str]] = []
     guides: list[tuple[Path, str]] = []
     suffix = "-ink-saver" if options.ink_saver else ""
-    for printable, rendered in printables:
-        game_jobs = _jobs(printable, rendered, options, code)
+    for printable, rendered, booklet in printables:
+        game_jobs = _jobs(printable, rendered, booklet, options, code)
         jobs.extend(game_jobs)
         game_out = out / printable.game.name
         if options.svg:
             loose.extend(_loose_svgs(printable, rendered, game_out, suffix))
         guides.append((game_out / "PRINTING.md", printing_guide(printable.manifest, game_jobs, game_out)))
 
+    typeset = _typeset([j for j in jobs if j.booklet is not None and (options.force or not cache.fresh(j.target, j.key))])
     total = sum(len(j.pieces) for j in jobs)
     done = 0
     for job in jobs:
         fresh = not options.force and cache.fresh(job.target, job.key)
         if fresh:
             pages = pages_of(job, options)
+        elif job.target in typeset:
+            data, pages = typeset[job.target]
+            atomic_write(job.target, data)
+            cache.record(job.target, job.key)
         else:
             try:
                 pages = _write(job, options)
@@ -266,7 +294,7 @@ def build(options: BuildOptions, progress: Callable[[str, int, int], None] | Non
         if options.force or not cache.fresh(path, key):
             atomic_write(path, _standalone_svg(svg, path).encode("utf-8"))
             cache.record(path, key)
-    for printable, _ in printables:
+    for printable, _, _ in printables:
         font_dir = out / printable.game.name / "svg" / "fonts"
         for f in fonts.font_files():
             if not (font_dir / f.name).exists():
@@ -276,6 +304,33 @@ def build(options: BuildOptions, progress: Callable[[str, int, int], None] | Non
     cache.save()
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _typeset(jobs: list[Job]) -> dict[Path, tuple[bytes, int]]:
+    """The booklet files to write, set in type in memory first: a booklet
+    that does not fit stops the build before any file is written."""
+    from generator.booklet_pdf import render_all
+
+    out: dict[Path, tuple[bytes, int]] = {}
+    done: dict[tuple[str, str], object] = {}
+    problems: list[str] = []
+    for job in jobs:
+        assert job.booklet is not None
+        key = (job.booklet.game, job.paper)
+        if key not in done:
+            try:
+                done[key] = render_all(job.booklet, job.paper)
+            except BookletError as exc:
+                problems.extend(exc.problems)
+                done[key] = None
+        printed = done[key]
+        if printed is not None:
+            out[job.target] = {"rules": (printed.rules, printed.rules_pages),  # type: ignore[attr-defined]
+                               "rules-booklet": (printed.folded, printed.folded_pages),  # type: ignore[attr-defined]
+                               "player-aid": (printed.aid, 1)}[job.style]  # type: ignore[attr-defined]
+    if problems:
+        raise BuildError("\n".join(dict.fromkeys(problems)))
+    return out
 
 
 def _loose_svgs(printable: Printable, rendered: Rendered, game_out: Path, suffix: str) -> list[tuple[Path, str]]:
@@ -312,6 +367,10 @@ def _tiled(job: Job, options: BuildOptions):
 def pages_of(job: Job, options: BuildOptions) -> int:
     if job.style == "calibration":
         return 2
+    if job.booklet is not None:
+        from pypdf import PdfReader
+
+        return len(PdfReader(job.target).pages)
     if job.style == "loose":
         return len(pack(job.paper, [p.size for p in job.pieces]))
     tiling = _tiled(job, options)

@@ -1,29 +1,16 @@
-"""What comes with the printed set besides the components: a one-page rules
-summary (from the manifest's ``summary``, in our own words, pointing to the
-full rulebook) and ``PRINTING.md``, which says what each file is, how to
-print it, and what else the table needs (``gather``)."""
+"""``PRINTING.md``: what each file of the printed set is, how to print it,
+and what else the table needs (``gather``). The rules themselves are the
+game's booklet (:mod:`generator.booklet`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
-from generator.manifest import Component, Manifest
+from generator.manifest import Manifest
 
 if TYPE_CHECKING:
     from generator.build import Job
-
-
-def rules_component(manifest: Manifest) -> Component:
-    lo, hi = manifest.players
-    players = f"{lo} to {hi} players" if lo != hi else f"{lo} player{'s' if lo > 1 else ''}"
-    source = (f"The full rules: the {manifest.title} rulebook"
-              + (f" ({manifest.rulebook})." if manifest.rulebook else "."))
-    return Component(id="rules", name="Rules summary", kind="sheet", size=(190.0, 130.0),
-                     front="common/rules-summary.svg.j2",
-                     text=[manifest.title, players, *manifest.summary, "", source,
-                           *(["You also need: " + "; ".join(manifest.gather) + "."] if manifest.gather else [])],
-                     note="One page: how to play, in short.")
 
 
 def printing_guide(manifest: Manifest, jobs: Iterable["Job"], game_out: Path) -> str:
@@ -44,7 +31,10 @@ def printing_guide(manifest: Manifest, jobs: Iterable["Job"], game_out: Path) ->
     if manifest.gather:
         lines += ["## What else to gather", "", *(f"- {g}" for g in manifest.gather), ""]
     if manifest.summary:
-        lines += ["## How to play, in short", "", *(f"- {s}" for s in manifest.summary), "",
-                  f"The full rules are in the {manifest.title} rulebook"
-                  + (f" (`{manifest.rulebook}`)." if manifest.rulebook else "."), ""]
+        lines += ["## How to play, in short", "", *(f"- {s}" for s in manifest.summary), ""]
+    lines += ["## The rules", "",
+              f"The complete rules are the booklet `<paper>/{manifest.game}-<paper>-rules.pdf` (one page a sheet);",
+              f"`{manifest.game}-<paper>-rules-booklet.pdf` is the same on half sheets in folded order: print it",
+              "two-sided flipping on the short edge, fold the stack in the middle and staple on the fold.",
+              f"`{manifest.game}-<paper>-player-aid.pdf` is a one-page summary: print one per player.", ""]
     return "\n".join(lines)

@@ -14,7 +14,6 @@ from engine.data import CardFiles, DataError, Problem
 from engine.descriptor import GameDescriptor
 from generator import components as comp
 from generator import fonts
-from generator.guide import rules_component
 from generator.manifest import MANIFEST, Component, Manifest, parse_manifest
 from generator.pdf import Piece
 from generator.svg import RenderError
@@ -38,8 +37,7 @@ class Printable:
         return self.cardset.game
 
     def components(self) -> list[Component]:
-        extra = [rules_component(self.manifest)] if self.manifest.summary else []
-        return list(self.manifest.components) + extra
+        return list(self.manifest.components)
 
 
 # --- reading --------------------------------------------------------------------

@@ -80,7 +80,8 @@ def test_counts_are_quoted_from_the_rulebook():
 def test_every_file_is_on_the_paper(built, paper):
     files = sorted((built / paper).glob("*.pdf"))
     names = {f.name.removeprefix(f"compounded-{paper}-").removesuffix(".pdf") for f in files}
-    expected = {c + tail for c in COMPONENTS for tail in ("", "-bleed")} | {"scoreboard", "rules", "calibration"}
+    expected = {c + tail for c in COMPONENTS for tail in ("", "-bleed")} | {"scoreboard", "rules", "rules-booklet", "player-aid",
+                                                                                  "calibration"}
     assert names == expected
     for f in files:
         for page in PdfReader(f).pages:

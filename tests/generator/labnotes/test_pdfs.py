@@ -51,7 +51,8 @@ def test_page_sizes(built, paper):
     files = list((built / paper).glob("*.pdf"))
     names = {f.name.removeprefix(f"labnotes-{paper}-") for f in files}
     assert names == {"tool-cards.pdf", "tool-cards-bleed.pdf", "notecards.pdf", "notecards-bleed.pdf",
-                     "note-sheets.pdf", "dice.pdf", "rules.pdf", "calibration.pdf"}
+                     "note-sheets.pdf", "dice.pdf", "rules.pdf", "rules-booklet.pdf", "player-aid.pdf",
+                     "calibration.pdf"}
     for f in files:
         for page in PdfReader(f).pages:
             w, h = float(page.mediabox.width), float(page.mediabox.height)
@@ -266,8 +267,8 @@ def test_crop_marks_stay_5mm_inside_the_page_edge(built, paper):
 
 
 def test_the_set_comes_with_its_rules_and_what_else_to_gather(built):
-    summary = PdfReader(built / "a4" / "labnotes-a4-rules.pdf").pages[0].extract_text()
-    assert "LAB NOTES" in summary and "2 to 5 players" in summary and "rulebook" in summary
+    title = PdfReader(built / "a4" / "labnotes-a4-rules.pdf").pages[0].extract_text()
+    assert "Lab Notes" in title and "2 to 5 players" in title
     guide = (built / "PRINTING.md").read_text()
     assert "## What else to gather" in guide and "pencil" in guide
     assert "## How to play, in short" in guide

@@ -3,15 +3,16 @@ what its setup deals per player count, the table set up with our own cards,
 and the worked example's standings as the engine ranks them.
 
 The worked example is a real game of three played to the end by the engine's
-greedy robot (seed 6), which ended when the atom deck ran out. Its final
-state is kept in ``booklet-example.json`` beside this file and read back
-through the engine's ``from_dict``, which checks every card is where one
-card can be; the standings are the engine's (``ending.result``).
+greedy robot (seed 6), which ended when the atom deck ran out.
+``booklet-example.json`` beside this file keeps that game's setup and every
+action; the example's state is that game replayed through the engine's
+``apply``, which refuses an illegal action; the standings are the engine's.
 """
 
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -39,44 +40,67 @@ def setup_quantities(game: Any, players: int) -> dict[str, int | str]:
 def setup_figure(book: Any, players: int) -> str:
     """The middle of the table as the rulebook lays it out: the basic recipes
     in a column, the soup of twelve atoms in three rows of four, the atom deck
-    and the three recipe decks face down to its right; below, each player's
-    hand of three (their dealt simple recipe face up)."""
+    and the three recipe decks face down beside it; below, each player's hand
+    of three, the dealt simple recipe face up (everyone saw it dealt), the
+    others as the table sees them: their backs. Every card at one scale."""
     state = book.game.setup(players, SEED)
     cards = book.cards
-    elements = {"C": "carbon", "H": "hydrogen", "N": "nitrogen", "O": "oxygen"}
+    scale, gap = 0.42, 2.0
     parts: list[str] = []
-    mini_w, mini_h = 22.0, 31.5  # a mini card at half size
-    gap = 2.0
-    for i, rid in enumerate(state.middle):
-        parts.append(book.nest(book.face("basic-recipes", rid), 0, i * (mini_h + gap) * 0.62, mini_w * 0.62,
-                               mini_h * 0.62))
-    x0 = mini_w * 0.62 + 6
+
+    def place(face: Any, x: float, y: float) -> tuple[float, float]:
+        w, h = face.size[0] * scale, face.size[1] * scale
+        parts.append(book.nest(face, x, y, w, h))
+        return w, h
+
+    def label(x: float, y: float, text: str) -> None:
+        parts.append(f'<text x="{x:.2f}" y="{y:.2f}" font-size="3.4" font-family="DejaVu Sans">{text}</text>')
+
+    y = 0.0
+    for rid in state.middle:
+        w, h = place(book.face("basic-recipes", rid), 0, y)
+        y += h + gap
+    middle_h = y
+    x0 = w + 6
+    elements = {"C": "carbon", "H": "hydrogen", "N": "nitrogen", "O": "oxygen"}
     for i, element in enumerate(state.soup):
         row, col = divmod(i, 4)
-        parts.append(book.nest(book.face("atoms", elements[element]), x0 + col * (mini_w + gap),
-                               row * (mini_h + gap), mini_w, mini_h))
-    x = x0 + 4 * (mini_w + gap) + 4
-    decks = (("atoms", "carbon", mini_w, mini_h), ("simple-recipes", state.decks["simple"][0], 22, 30.7),
-             ("complex-recipes", state.decks["complex"][0], 22, 37.7),
-             ("amino-recipes", state.decks["amino"][0], 22, 31.4))
-    y = 0.0
-    for component, piece, w, h in decks:
-        parts.append(book.nest(book.face(component, piece, back=True), x, y, w, h))
-        y += h + gap
-    height = max(3 * (mini_h + gap), y)
-    # The hands: each player's three recipes, the dealt simple one face up.
-    hand_y = height + 6
-    per = 3 * 24 + 6
-    for i, seat in enumerate(state.seats):
-        hx = i * per
-        for k, rid in enumerate(seat.hand):
-            level = cards.recipe(rid).level
-            component = {"simple": "simple-recipes", "complex": "complex-recipes", "amino": "amino-recipes"}[level]
-            face = book.face(component, rid, back=not (seat.shown and k == 0 and level == "simple"))
-            fw, fh = face.size
-            parts.append(book.nest(face, hx + k * 24, hand_y, 22, 22 * fh / fw))
-    width = max(x + 24, players * per)
-    return _svg(width, hand_y + 40, "".join(parts))
+        w, h = place(book.face("atoms", elements[element]), x0 + col * (w + gap), row * (h + gap))  # w: a mini card
+    x = x0 + 4 * (w + gap) + 4
+    decks = (("atoms", "carbon"), ("simple-recipes", state.decks["simple"][0]),
+             ("complex-recipes", state.decks["complex"][0]), ("amino-recipes", state.decks["amino"][0]))
+    y, col_w = 0.0, 0.0
+    for k, (component, piece) in enumerate(decks):
+        w, h = place(book.face(component, piece, back=True), x + (col_w + gap if k % 2 else 0), y)
+        if k % 2 == 0:
+            col_w, row_h = w, h
+        else:
+            y += max(row_h, h) + gap
+    width = x + 2 * col_w + gap + 12
+    below = max(middle_h, y) + 4.5
+    label(0, below, "Basic")
+    label(0, below + 4, "recipes")
+    label(x0, below, "The soup: twelve atoms")
+    label(x, below, "Atom deck and the recipe decks")
+    top = below + 10
+    components = {"simple": "simple-recipes", "complex": "complex-recipes", "amino": "amino-recipes"}
+    per_row = 2
+    hands = [[book.face(components[cards.recipe(rid).level], rid, back=not (seat.shown and rid == state.dealt[i]))
+              for rid in seat.hand] for i, seat in enumerate(state.seats)]
+    hand_w = max(sum(f.size[0] * scale + gap for f in hand) for hand in hands) + 8
+    hand_h = max(f.size[1] * scale for hand in hands for f in hand)
+    width = max(width, per_row * hand_w)
+    for i, hand in enumerate(hands):
+        row, col = divmod(i, per_row)
+        hx, hy = col * hand_w, top + row * (hand_h + 10)
+        cx = hx
+        for face in hand:
+            w, _ = place(face, cx, hy)
+            cx += w + gap
+        first = " (plays first)" if i == state.first else ""
+        label(hx, hy + hand_h + 4.5, f"Player {i + 1}{first}")
+    rows = (players + per_row - 1) // per_row
+    return _svg(width, top + rows * (hand_h + 10), "".join(parts))
 
 
 def _svg(w: float, h: float, body: str) -> str:
@@ -84,8 +108,17 @@ def _svg(w: float, h: float, body: str) -> str:
             f'viewBox="0 0 {w:.2f} {h:.2f}">{body}</svg>')
 
 
+@lru_cache(maxsize=4)
 def example_state(game: Any):
-    return game.from_dict(json.loads(EXAMPLE.read_text(encoding="utf-8")))
+    """The worked example's final state: its game replayed from setup, every
+    action through the engine's ``apply``, which refuses an illegal one."""
+    data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    state = game.setup(data["players"], data["seed"], data["options"])
+    for seat, action in data["actions"]:
+        state = game.apply(state, seat, action)
+    if not game.is_over(state):
+        raise ValueError(f"{EXAMPLE.name}: the game it records has not ended")
+    return state
 
 
 def worked_example(game: Any) -> dict[str, dict[str, int | str]]:
@@ -104,3 +137,19 @@ def worked_example(game: Any) -> dict[str, dict[str, int | str]]:
         out["Basic recipes"][player] = counts["basic"]
         out["Result"][player] = "wins" if score.seat in result.winners else ""
     return out
+
+
+def levels(book: Any) -> str:
+    """One recipe of each level at one scale: the cards grow with the molecules."""
+    faces = [book.face("basic-recipes", "oxygen"), book.face("simple-recipes", "water"),
+             book.face("complex-recipes", "propionitrile"), book.face("amino-recipes", "glutamic-acid")]
+    scale, gap, x, parts = 0.7, 4.0, 0.0, []
+    top = max(f.size[1] for f in faces) * scale
+    for f in faces:
+        w, h = f.size[0] * scale, f.size[1] * scale
+        parts.append(book.nest(f, x, top - h, w, h))
+        x += w + gap
+    return _svg(x - gap, top, "".join(parts))
+
+
+FIGURES = {"levels": levels}

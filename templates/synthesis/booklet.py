@@ -5,17 +5,19 @@ the engine's own geometry.
 
 The worked example is a real game: one player, board E side A, Twin Pairs
 and First Shell, played to the end by the engine's greedy robot (seed 1,
-shading every elemental molecule it could). Its final state is kept in
-``booklet-example.json`` beside this file and read back through the
-engine's ``from_dict``, which checks every invariant of a board, so the
-example cannot hold a position the rules could not reach one molecule at a
-time; every number the booklet prints is scored from it here.
+shading every elemental molecule it could). ``booklet-example.json`` beside
+this file keeps that game's setup and every action; the example's state is
+that game replayed through the engine's ``apply``, which refuses an illegal
+action, so the example cannot show a board the rules do not reach; every
+number the booklet prints is scored from it here.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -80,8 +82,17 @@ def setup_figure(book: Any, players: int) -> str:
 
 
 # --- the worked example ----------------------------------------------------------------
+@lru_cache(maxsize=4)
 def example_state(game: Any):
-    return game.from_dict(json.loads(EXAMPLE.read_text(encoding="utf-8")))
+    """The worked example's final state: its game replayed from setup, every
+    action through the engine's ``apply``, which refuses an illegal one."""
+    data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    state = game.setup(data["players"], data["seed"], data["options"])
+    for seat, action in data["actions"]:
+        state = game.apply(state, seat, action)
+    if not game.is_over(state):
+        raise ValueError(f"{EXAMPLE.name}: the game it records has not ended")
+    return state
 
 
 def _colour_names(game: Any) -> dict[str, str]:
@@ -140,7 +151,7 @@ def example_board(book: Any) -> str:
     geo = game.geometry(seat.board, state.side)
     inks = {c.letter: c.ink for c in game.cards.rules.colours}
     left, top, right, bottom = geo["bounds"]
-    unit = 9.0  # mm a hexagon's side
+    unit = 6.0  # mm a hexagon's side
     pad = 2.0
     w, h = (right - left) * unit + 2 * pad, (bottom - top) * unit + 2 * pad
 
@@ -154,18 +165,18 @@ def example_board(book: Any) -> str:
         cx, cy = at(hexagon["x"], hexagon["y"])
         m = molecules.get(hexagon["hexagon"])
         if hexagon["kind"] == "start":
-            body.append(f'<text x="{cx:.2f}" y="{cy + 2:.2f}" text-anchor="middle" font-size="6" '
+            body.append(f'<text x="{cx:.2f}" y="{cy + 1.6:.2f}" text-anchor="middle" font-size="4.6" '
                         f'font-weight="bold" {FONT}>S</text>')
         elif m is not None and m.elemental:
             points = " ".join(f"{px:.2f},{py:.2f}" for px, py in _corners(cx, cy, unit))
             body.append(f'<polygon points="{points}" fill="{inks[m.colour]}" fill-opacity="0.45"/>')
-            body.append(f'<text x="{cx:.2f}" y="{cy + 1.2:.2f}" text-anchor="middle" font-size="3.2" '
+            body.append(f'<text x="{cx:.2f}" y="{cy + 0.8:.2f}" text-anchor="middle" font-size="2.3" '
                         f'{FONT}>{hexagon["icon"]}</text>')
         elif m is not None:
-            body.append(f'<text x="{cx:.2f}" y="{cy + 2.2:.2f}" text-anchor="middle" font-size="6.5" '
+            body.append(f'<text x="{cx:.2f}" y="{cy + 1.6:.2f}" text-anchor="middle" font-size="4.6" '
                         f'font-weight="bold" fill="{inks[m.colour]}" {FONT}>{m.volume}</text>')
         elif hexagon["icon"]:
-            body.append(f'<text x="{cx:.2f}" y="{cy + 1.2:.2f}" text-anchor="middle" font-size="3.2" '
+            body.append(f'<text x="{cx:.2f}" y="{cy + 0.8:.2f}" text-anchor="middle" font-size="2.3" '
                         f'fill="#666666" {FONT}>{hexagon["icon"]}</text>')
     for i, line in enumerate(geo["lines"]):
         x1, y1 = at(line["x1"], line["y1"])
@@ -200,7 +211,7 @@ def example_table(book: Any) -> str:
     heights = formula.layout.table.heights
     inks = {c.letter: c.ink for c in game.cards.rules.colours}
     chains = game.result(state).scores[0].details["chains"]
-    cell, pad = 11.0, 2.0
+    cell, pad = 8.0, 2.0
     top = max(heights)
     w, h = len(heights) * cell + 2 * pad, top * cell + 2 * pad + 7
 
@@ -230,4 +241,46 @@ def example_table(book: Any) -> str:
     return _svg(w, h, "".join(body))
 
 
-FIGURES = {"example-board": example_board, "example-table": example_table}
+def example(book: Any) -> str:
+    """The finished formula and its volume table side by side."""
+    board, table = example_board(book), example_table(book)
+    bw, bh = _size(board)
+    tw, th = _size(table)
+    height = max(bh, th)
+    return _svg(bw + 6 + tw, height, _nest(book, board, 0, (height - bh) / 2, bw, bh)
+                + _nest(book, table, bw + 6, (height - th) / 2, tw, th))
+
+
+def _size(svg: str) -> tuple[float, float]:
+    m = re.search(r'width="([\d.]+)mm" height="([\d.]+)mm"', svg)
+    assert m is not None
+    return float(m.group(1)), float(m.group(2))
+
+
+def _nest(book: Any, svg: str, x: float, y: float, w: float, h: float) -> str:
+    return book.nest(svg, x, y, w, h)
+
+
+# --- pieces side by side -------------------------------------------------------------------
+def board_sides(book: Any) -> str:
+    """Board A's two sides: side A (the front) and side B (its back)."""
+    return book.row_of_faces([book.face("boards", "a"), book.face("boards", "a", back=True)], height=110.0)
+
+
+def disc(book: Any) -> str:
+    """The disc's two parts, and the two together as they sit on the table."""
+    ring, names = book.face("disc-ring", "front"), book.face("disc-names", "front")
+    d, n = 55.0, 55.0 * names.size[0] / ring.size[0]
+    body = (book.nest(ring, 0, 0, d, d) + book.nest(names, d + 6, (d - n) / 2, n, n)
+            + book.nest(ring, d + n + 12, 0, d, d) + book.nest(names, d + n + 12 + (d - n) / 2, (d - n) / 2, n, n))
+    return _svg(2 * d + n + 12, d, body)
+
+
+def goal_cards(book: Any) -> str:
+    """One card of each goal deck: a Molecular Pattern, a Molecular Chain and a Project card."""
+    return book.row_of_faces([book.face("pattern-cards", "first-shell"), book.face("chain-cards", "twin-pairs"),
+                              book.face("project-cards", "project-10")], height=70.0)
+
+
+FIGURES = {"example": example, "example-board": example_board, "example-table": example_table,
+           "board-sides": board_sides, "disc": disc, "goal-cards": goal_cards}

@@ -224,7 +224,13 @@ def _figure(book: BookContext, hooks: ModuleType | None, block: Block, where: st
         if scheme == "faces":
             component, _, ids = address.partition("/")
             names = book.piece_ids(component)[:10] if ids == "*" else ids.split(",")
-            return book.row_of_faces([book.face(component, i) for i in names])
+            faces = []
+            for name in names:  # an id, or <id>/back for its back
+                pid, _, side = name.partition("/")
+                if side not in ("", "back"):
+                    raise KeyError(f"{name!r}: a face is <piece-id> or <piece-id>/back")
+                faces.append(book.face(component, pid, back=side == "back"))
+            return book.row_of_faces(faces)
         if scheme == "setup":
             if hooks is None or not hasattr(hooks, "setup_figure"):
                 raise KeyError(f"the game's {HOOKS} has no setup_figure(book, players)")

@@ -12,6 +12,7 @@ written.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
 from dataclasses import dataclass
@@ -23,8 +24,8 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, ListFlowable, ListItem, PageBreak,
                                 PageTemplate, Paragraph, Spacer, Table, TableStyle)
+from reportlab.graphics import renderPDF
 from reportlab.platypus.doctemplate import LayoutError
-from reportlab.platypus.tableofcontents import TableOfContents
 
 from generator import fonts
 from generator.booklet import Booklet
@@ -112,9 +113,56 @@ class _Heading(Paragraph):
 
 
 class _Doc(BaseDocTemplate):
+    """Notes the page of every ``##`` heading, for the contents."""
+
+    sketch = False
+    """A first pass that only finds the pages: figures take their room but are not drawn."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.headings: list[tuple[str, int]] = []
+
     def afterFlowable(self, flowable: Flowable) -> None:
         if isinstance(flowable, _Heading) and flowable.level == 2:
-            self.notify("TOCEntry", (0, escape(flowable.toc_text), self.page))
+            self.headings.append((flowable.toc_text, self.page))
+
+
+_DRAWINGS: dict[str, object] = {}
+
+
+def _drawing(svg: str, where: str):
+    """Each figure's SVG converted once per process (A4, Letter and the folded
+    booklet share it); drawn unchanged, scaled by :class:`_Figure`."""
+    key = hashlib.sha1(svg.encode("utf-8")).hexdigest()
+    if key not in _DRAWINGS:
+        if len(_DRAWINGS) > 256:
+            _DRAWINGS.clear()
+        try:
+            _DRAWINGS[key] = to_drawing(svg, where)
+        except RenderError as exc:
+            raise BookletError([str(exc)]) from None
+    return _DRAWINGS[key]
+
+
+class _Figure(Flowable):
+    """A vector drawing at ``scale``; in a sketch pass it only takes its room."""
+
+    def __init__(self, drawing, scale: float) -> None:
+        super().__init__()
+        self.drawing, self.s = drawing, scale
+        self.width, self.height = drawing.width * scale, drawing.height * scale
+        self.hAlign = "CENTER"
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def draw(self) -> None:
+        if getattr(self.canv._doctemplate, "sketch", False):
+            return
+        self.canv.saveState()
+        self.canv.scale(self.s, self.s)
+        renderPDF.draw(self.drawing, self.canv, 0, 0)
+        self.canv.restoreState()
 
 
 def _too_wide(text: str, width: float, size: float, where: str) -> list[str]:
@@ -139,16 +187,10 @@ class _Builder:
         return Paragraph(markup(text), self.styles[style])
 
     def figure(self, svg: str, caption: str, where: str, max_height: float | None = None) -> Flowable:
-        try:
-            drawing = to_drawing(svg, where)
-        except RenderError as exc:
-            raise BookletError([str(exc)]) from None
+        drawing = _drawing(svg, where)
         limit = max_height if max_height is not None else self.height * 0.5
         s = min(1.0, self.width / drawing.width, limit / drawing.height)
-        drawing.width, drawing.height = drawing.width * s, drawing.height * s
-        drawing.scale(s, s)
-        drawing.hAlign = "CENTER"
-        parts: list[Flowable] = [Spacer(1, 3), drawing]
+        parts: list[Flowable] = [Spacer(1, 3), _Figure(drawing, s)]
         if caption:
             parts.append(self.para(caption, "caption", where))
         return KeepTogether(parts)
@@ -221,18 +263,28 @@ class _Builder:
                 out.append(PageBreak())
         return out
 
-    def title_page(self) -> list[Flowable]:
+    def contents(self, headings: list[tuple[str, int]]) -> Flowable:
+        style = self.styles["toc"]
+        right = ParagraphStyle("tocpage", style, alignment=2)
+        rows = [[Paragraph(escape(text), style), Paragraph(str(page), right)] for text, page in headings]
+        if not rows:
+            return Spacer(1, 1)
+        t = Table(rows, colWidths=[self.width - 40, 40], hAlign="LEFT")
+        t.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), fonts.REGULAR),
+                               ("LINEBELOW", (0, 0), (-1, -1), 0.3, RULE),
+                               ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                               ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)]))
+        return t
+
+    def title_page(self, headings: list[tuple[str, int]]) -> list[Flowable]:
         bk = self.booklet
         lo, hi = bk.players
         players = f"{lo} to {hi} players" if lo != hi else f"{lo} player{'s' if lo != 1 else ''}"
-        toc = TableOfContents(levelStyles=[self.styles["toc"]], dotsMinLevel=0, tableStyle=TableStyle([
-            ("FONTNAME", (0, 0), (-1, -1), fonts.REGULAR), ("VALIGN", (0, 0), (-1, -1), "TOP"),
-            ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
-        return [Spacer(1, self.height * 0.04), Paragraph(markup(bk.doc.title), self.styles["title"]),
+        return [Spacer(1, self.height * 0.03), Paragraph(markup(bk.doc.title), self.styles["title"]),
                 Paragraph(f"Rules booklet · {players}", self.styles["subtitle"]),
                 self.figure(bk.cover, "What is in the box: one of each component, as printed",
-                            f"{bk.doc.path} (title page)", max_height=self.height * 0.4),
-                Spacer(1, self.look.body), toc, PageBreak()]
+                            f"{bk.doc.path} (title page)", max_height=self.height * 0.36),
+                Spacer(1, self.look.body), self.contents(headings), PageBreak()]
 
 
 def _template(look: Look, footer: str | None) -> PageTemplate:
@@ -255,29 +307,36 @@ def _template(look: Look, footer: str | None) -> PageTemplate:
     return PageTemplate(id="page", frames=[frame], onPage=on_page)
 
 
-def _build(story: list[Flowable], look: Look, title: str, footer: str | None, where: str, toc: bool) -> tuple[bytes, int]:
+def _build(story: list[Flowable], look: Look, title: str, footer: str | None, where: str,
+           sketch: bool = False) -> tuple[bytes, int, list[tuple[str, int]]]:
     buf = io.BytesIO()
     doc = _Doc(buf, pagesize=(pt(look.width), pt(look.height)), title=title, author="labkit",
                creator="labkit (reportlab)", subject="rules", invariant=True, initialFontName=fonts.REGULAR)
+    doc.sketch = sketch
     doc.addPageTemplates([_template(look, footer)])
     try:
-        if toc:
-            doc.multiBuild(story)
-        else:
-            doc.build(story)
+        doc.build(story)
     except LayoutError as exc:
         raise BookletError([f"{where}: does not fit the page: {exc}"]) from None
-    return buf.getvalue(), doc.page
+    return buf.getvalue(), doc.page, doc.headings
 
 
 def render_rules(booklet: Booklet, look: Look) -> tuple[bytes, int]:
-    """The whole booklet at ``look``: (PDF bytes, pages)."""
+    """The whole booklet at ``look``: (PDF bytes, pages). Set twice: a sketch
+    (figures not drawn) finds each section's page for the contents."""
     fonts.register()
-    b = _Builder(booklet, look)
-    story = b.title_page() + b.blocks(booklet.doc)
-    if b.problems:
-        raise BookletError(b.problems)
-    return _build(story, look, f"{booklet.title}: rules", booklet.title, booklet.doc.path, toc=True)
+    title, where = f"{booklet.title}: rules", booklet.doc.path
+    headings: list[tuple[str, int]] = []
+    for sketch in (True, False):
+        b = _Builder(booklet, look)
+        story = b.title_page(headings) + b.blocks(booklet.doc)
+        if b.problems:
+            raise BookletError(list(dict.fromkeys(b.problems)))
+        data, pages, found = _build(story, look, title, booklet.title, where, sketch=sketch)
+        if not sketch and found != headings:
+            raise BookletError([f"{where}: the contents do not fit on the title page with its picture"])
+        headings = found
+    return data, pages
 
 
 def render_aid(booklet: Booklet, look: Look) -> bytes:
@@ -287,7 +346,7 @@ def render_aid(booklet: Booklet, look: Look) -> bytes:
     story: list[Flowable] = [Paragraph(markup(booklet.aid.title), b.styles["aid"])] + b.blocks(booklet.aid)
     if b.problems:
         raise BookletError(b.problems)
-    data, pages = _build(story, look, f"{booklet.title}: player aid", None, booklet.aid.path, toc=False)
+    data, pages, _ = _build(story, look, f"{booklet.title}: player aid", None, booklet.aid.path)
     if pages != 1:
         raise BookletError([f"{booklet.aid.path}: the player aid takes {pages} pages; it must fit one"])
     return data
@@ -313,20 +372,45 @@ def folded_order(pages: int) -> list[tuple[int, int]]:
 
 
 def impose(half: bytes, paper: str) -> bytes:
-    """Half-sheet pages laid two to a landscape side in folded order."""
-    from pypdf import PdfReader, PdfWriter, Transformation
+    """Half-sheet pages laid two to a landscape side in folded order. Each
+    page becomes a form XObject placed on its side (pypdf's page merging
+    parses every content stream and is many times slower)."""
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject
 
     reader = PdfReader(io.BytesIO(half))
     p = PAPERS[paper]
     sheet_w, sheet_h = pt(p.height), pt(p.width)
     writer = PdfWriter()
+    forms: dict[int, object] = {}
+
+    def form(number: int):
+        if number not in forms:
+            src = reader.pages[number - 1]
+            stream = DecodedStreamObject()
+            stream.set_data(src.get_contents().get_data())
+            stream = stream.flate_encode()
+            stream[NameObject("/Type")] = NameObject("/XObject")
+            stream[NameObject("/Subtype")] = NameObject("/Form")
+            stream[NameObject("/BBox")] = ArrayObject([FloatObject(float(v)) for v in src.mediabox])
+            stream[NameObject("/Resources")] = src["/Resources"].clone(writer)
+            forms[number] = writer._add_object(stream)
+        return forms[number]
+
     for left, right in folded_order(len(reader.pages)):
         side = writer.add_blank_page(sheet_w, sheet_h)
+        placed = DictionaryObject()
+        ops = []
         for number, x in ((left, 0.0), (right, sheet_w / 2)):
             if number:
-                side.merge_transformed_page(reader.pages[number - 1], Transformation().translate(x, 0))
-    writer.add_metadata({"/Title": (reader.metadata or {}).get("/Title", "rules") + " (folded booklet)",
-                         "/Creator": "labkit (reportlab, pypdf)"})
+                placed[NameObject(f"/P{number}")] = form(number)
+                ops.append(f"q 1 0 0 1 {x:.3f} 0 cm /P{number} Do Q")
+        side[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): placed})
+        content = DecodedStreamObject()
+        content.set_data("\n".join(ops).encode("ascii"))
+        side[NameObject("/Contents")] = writer._add_object(content)
+    title = (reader.metadata or {}).get("/Title", "rules")
+    writer.add_metadata({"/Title": f"{title} (folded booklet)", "/Creator": "labkit (reportlab, pypdf)"})
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

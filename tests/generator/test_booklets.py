@@ -1,0 +1,299 @@
+"""Every game's rules booklet (docs/design/booklets.md), for each game that
+has a ``booklet.md``: it covers every section of its rulebook, its setup
+table is what the engine deals, its worked example is what the engine
+scores, and the PDFs are real: embedded fonts only, the paper's size, the
+folded booklet in saddle-stitch order, the player aid on one page."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import subprocess
+from collections import Counter
+from functools import cache
+from pathlib import Path
+
+import pytest
+import yaml
+from pypdf import PdfReader
+
+from generator import booklet as booklets
+from generator.booklet_md import BookletError, parse, plain
+from generator.booklet_pdf import folded_order, half_look, impose, render_all, render_rules
+from generator.build import BuildError, BuildOptions, plan
+from generator.geometry import PAPERS, pt
+from labkit import cardsets, registry
+from tests.conftest import RULES
+
+GAMES = sorted(name for name, g in registry.games().items()
+               if (d := cardsets.template_dir(g)) is not None and (d / booklets.BOOKLET).exists())
+
+
+@cache
+def planned(game: str):
+    [(printable, rendered, booklet)] = plan(BuildOptions(games=[game], layouts=("grid",)))
+    return printable, rendered, booklet
+
+
+@cache
+def printed(game: str, paper: str):
+    return render_all(planned(game)[2], paper)
+
+
+def hooks(game: str):
+    printable, _, booklet = planned(game)
+    module = booklets.load_hooks(booklet.folder, game)
+    assert module is not None, f"{game} has no {booklets.HOOKS}"
+    return module
+
+
+# --- the rulebook's sections ------------------------------------------------------
+def rulebook_headings(text: str) -> list[str]:
+    """The rulebook's sections, from its table of contents: ``• X`` a
+    section, an indented ``• Y`` a subsection (the files have no Markdown
+    headings)."""
+    lines = text.splitlines()
+    start = max(i for i, line in enumerate(lines) if line.strip() == "Table of Contents")
+    out = []
+    for line in lines[start + 1:]:
+        if not line.strip():
+            if out:
+                break
+            continue
+        m = re.match(r"^\s*•\s+(.*\S)\s*$", line)
+        if not m:
+            break
+        out.append(m.group(1))
+    return out
+
+
+def test_the_rulebooks_sections_are_read_from_their_contents():
+    text = "Book\n\nTable of Contents\n\n• Components\n• Round\n  • Roll Dice\n\nComponents\n\n• 6 Dice\n"
+    assert rulebook_headings(text) == ["Components", "Round", "Roll Dice"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_booklet_covers_every_section_of_the_rulebook(game):
+    printable, _, booklet = planned(game)
+    rulebook = RULES / (printable.manifest.rulebook or f"{game}.md")
+    if not rulebook.exists():
+        pytest.skip(f"rulebook not found at {rulebook} (it lives outside the repository)")
+    headings = rulebook_headings(rulebook.read_text("utf-8"))
+    assert len(headings) >= 5, headings
+    coverage = yaml.safe_load((booklet.folder / booklets.COVERAGE).read_text("utf-8"))
+    sections = booklet.doc.sections()
+    problems = []
+    for h in headings:
+        entry = coverage.get(h)
+        if entry is None:
+            problems.append(f"rulebook section {h!r} is not mapped in {booklets.COVERAGE}")
+            continue
+        target = sections.get(entry["booklet"])
+        if target is None:
+            problems.append(f"{h!r} -> {entry['booklet']!r}: no such heading in booklet.md")
+            continue
+        text = target.text().casefold()
+        if len(text) < 40:
+            problems.append(f"{h!r} -> {entry['booklet']!r}: the section is (nearly) empty")
+        if len(entry.get("terms", [])) < 2:
+            problems.append(f"{h!r}: give at least two key terms")
+        for term in entry.get("terms", []):
+            if plain(str(term)).casefold() not in text:
+                problems.append(f"{h!r} -> {entry['booklet']!r}: the term {term!r} is not in that section")
+    for key in set(coverage) - set(headings):
+        problems.append(f"{booklets.COVERAGE} maps {key!r}, which is not a section of the rulebook")
+    assert not problems, "\n".join(problems)
+
+
+# --- numbers the engine checks ------------------------------------------------------
+def _cell(text: str) -> str:
+    return plain(text).strip()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_setup_table_is_what_the_engine_deals(game):
+    printable, _, booklet = planned(game)
+    tables = [t for _, t in booklet.doc.tables_under("Setup") if _cell(t.rows[0][0]) == "Players"]
+    assert tables, "booklet.md has no setup table (a 'Players' column under a heading with 'Setup')"
+    module = hooks(game)
+    rules = printable.cardset.play
+    seen = set()
+    mismatches = []
+    for table in tables:
+        header = [_cell(h) for h in table.rows[0]]
+        for row in table.rows[1:]:
+            players = int(_cell(row[0]))
+            seen.add(players)
+            dealt = module.setup_quantities(rules, players)
+            for column, value in zip(header[1:], row[1:]):
+                assert column in dealt, f"setup_quantities gives no {column!r} (it gives {sorted(dealt)})"
+                if _cell(value) != str(dealt[column]):
+                    mismatches.append(f"{players} players, {column}: the booklet says {_cell(value)!r}, "
+                                      f"the engine deals {dealt[column]!r}")
+    lo, hi = printable.manifest.players
+    assert seen >= set(range(lo, hi + 1)) - set(getattr(module, "SETUP_NOT_TABLED", ())), seen
+    assert not mismatches, "\n".join(mismatches)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_worked_example_is_what_the_engine_scores(game):
+    printable, _, booklet = planned(game)
+    tables = booklet.doc.tables_under("Worked example")
+    assert tables, "booklet.md has no table under a 'Worked example' heading"
+    scored = hooks(game).worked_example(printable.cardset.play)
+    checked = 0
+    for _, table in tables:
+        header = [_cell(h) for h in table.rows[0]]
+        for row in table.rows[1:]:
+            label = _cell(row[0])
+            assert label in scored, f"the engine's example has no row {label!r} (it has {sorted(scored)})"
+            for column, value in zip(header[1:], row[1:]):
+                assert column in scored[label], f"row {label!r}: the engine gives no column {column!r}"
+                assert _cell(value) == str(scored[label][column]), (label, column, value, scored[label][column])
+                checked += 1
+    assert checked >= 3
+
+
+# --- the PDFs ------------------------------------------------------------------------
+def fonts_of(data: bytes) -> dict[str, object]:
+    reader = PdfReader(io.BytesIO(data))
+    seen = {}
+    for page in reader.pages:
+        stack = [page["/Resources"]]
+        while stack:
+            res = stack.pop().get_object()
+            for ref in res.get("/Font", {}).values():
+                font = ref.get_object()
+                seen[str(font["/BaseFont"])] = font
+            for ref in res.get("/XObject", {}).values():
+                xo = ref.get_object()
+                if "/Resources" in xo:
+                    stack.append(xo["/Resources"])
+    return seen
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("game", GAMES)
+def test_the_pdfs_embed_their_fonts_and_have_the_papers_size(game, paper):
+    out = printed(game, paper)
+    w, h = (round(pt(v), 1) for v in PAPERS[paper].size)
+    for name, data, size, pages in (("rules", out.rules, (w, h), out.rules_pages),
+                                    ("rules-booklet", out.folded, (h, w), out.folded_pages),
+                                    ("player-aid", out.aid, (w, h), 1)):
+        reader = PdfReader(io.BytesIO(data))
+        assert len(reader.pages) == pages, name
+        for page in reader.pages:
+            assert (round(float(page.mediabox.width), 1), round(float(page.mediabox.height), 1)) == size, name
+        fonts = fonts_of(data)
+        assert fonts, name
+        for base, font in fonts.items():
+            desc = (font["/DescendantFonts"][0].get_object()["/FontDescriptor"] if font.get("/Subtype") == "/Type0"
+                    else font.get("/FontDescriptor"))
+            assert desc is not None and "/FontFile2" in desc.get_object(), f"{name}: {base} is not embedded"
+            assert "DejaVuSans" in base, f"{name}: {base}"
+    assert out.rules_pages >= 4
+    title = PdfReader(io.BytesIO(out.rules)).pages[0].extract_text()
+    assert planned(game)[2].doc.title.split(":")[0] in title
+
+
+def _text(pdf: Path, page: int, crop: tuple[float, float, float, float] | None = None) -> Counter:
+    """The characters (spaces aside) poppler reads on a page, or on a part of it (x, y, w, h in pt)."""
+    box = [] if crop is None else ["-x", str(int(crop[0])), "-y", str(int(crop[1])), "-W", str(int(crop[2])),
+                                   "-H", str(int(crop[3]))]
+    out = subprocess.run(["pdftotext", "-r", "72", "-f", str(page), "-l", str(page), *box, str(pdf), "-"],
+                         capture_output=True, text=True, check=True).stdout
+    return Counter("".join(out.split()))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_folded_booklet_is_in_saddle_stitch_order(game, tmp_path):
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed: `make debs` installs it")
+    booklet = planned(game)[2]
+    half, pages = render_rules(booklet, half_look("a4"))
+    folded = PdfReader(io.BytesIO(printed(game, "a4").folded))
+    (tmp_path / "half.pdf").write_bytes(half)
+    (tmp_path / "folded.pdf").write_bytes(printed(game, "a4").folded)
+    assert len(PdfReader(io.BytesIO(half)).pages) == pages
+    assert len(folded.pages) % 2 == 0 and (2 * len(folded.pages)) % 4 == 0
+    assert len(folded.pages) == 2 * -(-pages // 4)
+    order = folded_order(pages)
+    n = 2 * len(folded.pages)
+    assert order[0] == (n if n == pages else 0, 1)  # the first sheet holds the last page and the first
+    w, h = float(folded.pages[0].mediabox.width), float(folded.pages[0].mediabox.height)
+    page = lambda i: _text(tmp_path / "half.pdf", i) if i else Counter()  # noqa: E731
+    for number, (left, right) in enumerate(order, start=1):
+        got_left = _text(tmp_path / "folded.pdf", number, (0, 0, w / 2, h))
+        got_right = _text(tmp_path / "folded.pdf", number, (w / 2, 0, w / 2, h))
+        assert got_left == page(left) and got_right == page(right), (number, left, right)
+
+
+def test_folded_order_puts_each_sheet_around_the_fold():
+    assert folded_order(8) == [(8, 1), (2, 7), (6, 3), (4, 5)]
+    assert folded_order(6) == [(0, 1), (2, 0), (6, 3), (4, 5)]
+    for pages in range(1, 30):
+        order = folded_order(pages)
+        assert len(order) == 2 * -(-pages // 4)
+        got = sorted(p for side in order for p in side if p)
+        assert got == list(range(1, pages + 1))
+        assert all(a + b == len(order) * 2 + 1 for a, b in order if a and b)
+
+
+def test_imposing_pads_with_blank_halves():
+    from reportlab.pdfgen import canvas
+
+    buf = io.BytesIO()
+    c = canvas.Canvas(buf, pagesize=(pt(148.5), pt(210)))
+    for _ in range(3):
+        c.showPage()
+    c.save()
+    sides = PdfReader(io.BytesIO(impose(buf.getvalue(), "a4"))).pages
+    assert len(sides) == 2
+    assert (round(float(sides[0].mediabox.width)), round(float(sides[0].mediabox.height))) == (842, 595)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_player_aid_is_one_page(game):
+    reader = PdfReader(io.BytesIO(printed(game, "letter").aid))
+    assert len(reader.pages) == 1
+    assert len(reader.pages[0].extract_text().split()) > 80
+
+
+# --- what stops a build ----------------------------------------------------------------
+def test_a_game_without_a_booklet_does_not_build(tmp_path, monkeypatch):
+    monkeypatch.setattr(booklets, "booklet_dir", lambda printable: tmp_path)
+    with pytest.raises(BuildError) as err:
+        plan(BuildOptions(games=[GAMES[0]], layouts=("grid",)))
+    assert f"{tmp_path / 'booklet.md'}: missing" in str(err.value)
+    assert "player-aid.md" in str(err.value)
+
+
+def test_a_booklet_mistake_names_its_file_and_line():
+    with pytest.raises(BookletError) as err:
+        parse("# T\n\n## A\n\n#### deep\n\n| a | b |\n|---|---|\n| 1 |\n\n1. one\n3. three\n\nan **open\n", "b.md")
+    assert err.value.problems == [
+        "b.md:5:1: only '#', '##' and '###' headings are allowed",
+        "b.md:9:1: this row has 1 cells, the header 2",
+        "b.md:7:1: a table needs at least one row under its header",
+        "b.md:12:1: step 3 should be numbered 2",
+        "b.md:14:1: a '**' is not closed",
+    ]
+    doc = parse("# T\n\nWater is H₂O ☢ and 甲烷.\n", "c.md")
+    [problem] = booklets.glyph_problems(doc)
+    assert problem.startswith("c.md:3: characters the printed font cannot draw: '甲' (U+7532), '烷'")
+
+
+def test_a_booklet_too_wide_or_too_long_is_refused(monkeypatch):
+    import dataclasses
+
+    from generator.booklet_pdf import flat_look, render_aid
+
+    booklet = planned(GAMES[0])[2]
+    wide = dataclasses.replace(booklet, doc=parse("# T\n\n| a |\n|---|\n| " + "W" * 120 + " |\n", "w.md"))
+    with pytest.raises(BookletError, match=r"w.md:3: the table is wider than the page"):
+        render_rules(wide, flat_look("a4"))
+    long_aid = dataclasses.replace(booklet, aid=parse("# Aid\n\n" + "Some words to fill the page.\n\n" * 120,
+                                                      "aid.md"))
+    with pytest.raises(BookletError, match=r"aid.md: the player aid takes \d+ pages; it must fit one"):
+        render_aid(long_aid, flat_look("a4"))

@@ -151,7 +151,7 @@ def example_board(book: Any) -> str:
     geo = game.geometry(seat.board, state.side)
     inks = {c.letter: c.ink for c in game.cards.rules.colours}
     left, top, right, bottom = geo["bounds"]
-    unit = 6.0  # mm a hexagon's side
+    unit = 7.5  # mm a hexagon's side
     pad = 2.0
     w, h = (right - left) * unit + 2 * pad, (bottom - top) * unit + 2 * pad
 
@@ -164,6 +164,9 @@ def example_board(book: Any) -> str:
     for hexagon in geo["hexagons"]:
         cx, cy = at(hexagon["x"], hexagon["y"])
         m = molecules.get(hexagon["hexagon"])
+        if hexagon["kind"] != "start":  # its name, as the printed board and the prose give it
+            body.append(f'<text x="{cx:.2f}" y="{cy - 0.5 * unit:.2f}" text-anchor="middle" font-size="2.1" '
+                        f'fill="#777777" {FONT}>{hexagon["hexagon"]}</text>')
         if hexagon["kind"] == "start":
             body.append(f'<text x="{cx:.2f}" y="{cy + 1.6:.2f}" text-anchor="middle" font-size="4.6" '
                         f'font-weight="bold" {FONT}>S</text>')
@@ -173,7 +176,7 @@ def example_board(book: Any) -> str:
             body.append(f'<text x="{cx:.2f}" y="{cy + 0.8:.2f}" text-anchor="middle" font-size="2.3" '
                         f'{FONT}>{hexagon["icon"]}</text>')
         elif m is not None:
-            body.append(f'<text x="{cx:.2f}" y="{cy + 1.6:.2f}" text-anchor="middle" font-size="4.6" '
+            body.append(f'<text x="{cx:.2f}" y="{cy + 2.4:.2f}" text-anchor="middle" font-size="4.6" '
                         f'font-weight="bold" fill="{inks[m.colour]}" {FONT}>{m.volume}</text>')
         elif hexagon["icon"]:
             body.append(f'<text x="{cx:.2f}" y="{cy + 0.8:.2f}" text-anchor="middle" font-size="2.3" '

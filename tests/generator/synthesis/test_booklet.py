@@ -108,3 +108,12 @@ def test_the_twin_pairs_finds_are_where_the_prose_puts_them(game, example):
     assert [colour(1, 1), colour(2, 1), colour(1, 2), colour(2, 2)] == ["r", "r", "b", "b"]
     assert [colour(3, 3), colour(4, 3), colour(3, 4), colour(4, 4), colour(3, 5), colour(4, 5)] == \
         ["g", "g", "r", "r", "g", "g"]
+
+
+def test_the_chain_card_table_is_the_cards(game):
+    """Each Molecular Chain card's points and maximum as the booklet lists them."""
+    text = section("Molecular Chain cards")
+    rows = [line.split("|")[1:-1] for line in text.splitlines() if line.startswith("| ") and "---" not in line]
+    listed = {r[0].strip(): (int(r[2]), int(r[3])) for r in rows[1:]}
+    cards = {c.row.name: (c.row.points, c.row.maximum) for c in game.cards.chains.values()}
+    assert listed == cards

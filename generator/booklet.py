@@ -151,14 +151,28 @@ class BookContext:
         self._nested += 1
         return nest(face.svg if isinstance(face, FaceSvg) else face, x, y, w, h, prefix=f"n{self._nested}-")
 
-    def row_of_faces(self, faces: list[FaceSvg], height: float = 60.0, gap: float = 4.0) -> str:
-        """Faces side by side at one height, as one SVG."""
-        x, parts = 0.0, []
+    def row_of_faces(self, faces: list[FaceSvg], height: float = 60.0, gap: float = 4.0,
+                     wrap: float | None = None) -> str:
+        """Faces side by side at one height, as one SVG; with ``wrap`` (mm),
+        in rows no wider than that, each row centred."""
+        rows: list[list[tuple[FaceSvg, float]]] = [[]]
+        width = 0.0
         for f in faces:
             w = f.size[0] * height / f.size[1]
-            parts.append(self.nest(f, x, 0, w, height))
-            x += w + gap
-        return svg_page(max(x - gap, 1.0), height, "".join(parts))
+            if wrap is not None and rows[-1] and width + gap + w > wrap:
+                rows.append([])
+                width = 0.0
+            width += (gap if rows[-1] else 0.0) + w
+            rows[-1].append((f, w))
+        widths = [sum(w for _, w in row) + gap * (len(row) - 1) for row in rows]
+        total = max(widths + [1.0])
+        parts = []
+        for r, (row, row_w) in enumerate(zip(rows, widths)):
+            x = (total - row_w) / 2
+            for f, w in row:
+                parts.append(self.nest(f, x, r * (height + gap), w, height))
+                x += w + gap
+        return svg_page(total, len(rows) * (height + gap) - gap, "".join(parts))
 
     def components_figure(self) -> str:
         """The title page's picture: one face of each component (a card of each deck)."""
@@ -169,7 +183,8 @@ class BookContext:
             pieces = self._pieces(c.id)
             if pieces:
                 faces.append(FaceSvg(pieces[0].front.svg, pieces[0].size))
-        return self.row_of_faces(faces, height=70.0)
+        spread = sum(f.size[0] / f.size[1] for f in faces) * 70.0
+        return self.row_of_faces(faces, height=70.0, wrap=max(spread / 2 + 80.0, 300.0) if spread > 450 else None)
 
 
 @dataclass
@@ -248,10 +263,18 @@ def _figure(book: BookContext, hooks: ModuleType | None, block: Block, where: st
     raise BookletError([f"{where}: unknown figure scheme {scheme!r}"])
 
 
+def _texts(b: Block) -> list[tuple[int, str]]:
+    out = [(b.line, b.text)] + list(b.items) + [(b.line, c) for r in b.rows for c in r]
+    for child in b.children:
+        if child is not None:
+            out.extend(_texts(child))
+    return out
+
+
 def glyph_problems(doc: Document) -> list[str]:
     out = []
     for b in doc.blocks:
-        texts = [(b.line, b.text)] + list(b.items) + [(b.line, c) for r in b.rows for c in r]
+        texts = _texts(b)
         for line, text in texts:
             missing = fonts.missing_glyphs(text) + fonts.missing_glyphs(text, bold=True)
             if missing:

@@ -38,6 +38,7 @@ class Block:
     text: str = ""
     level: int = 0
     items: list[tuple[int, str]] = field(default_factory=list)   # (line, text) of list items
+    children: list["Block | None"] = field(default_factory=list)  # each item's own list, if it has one
     rows: list[list[str]] = field(default_factory=list)          # a table: header first
     scheme: str = ""
     address: str = ""
@@ -85,10 +86,16 @@ class Section:
     def text(self) -> str:
         """The words of the section (with its subsections), marks removed."""
         parts = []
-        for b in self.blocks:
+        def words(b: Block) -> None:
             parts.append(b.text)
             parts.extend(t for _, t in b.items)
             parts.extend(" ".join(r) for r in b.rows)
+            for child in b.children:
+                if child is not None:
+                    words(child)
+
+        for b in self.blocks:
+            words(b)
         return plain(" ".join(parts))
 
 
@@ -200,7 +207,9 @@ def _starts_block(raw: str) -> bool:
                                      or s == PAGEBREAK))
 
 
-def _list(lines: list[str], i: int, at, problems: list[str]) -> tuple[Block, int]:
+def _list(lines: list[str], i: int, at, problems: list[str], depth: int = 0) -> tuple[Block, int]:
+    """A list from line ``i``; an item's lines indented by 2 or more spaces
+    continue it, or (starting ``- `` or ``1. ``) make its own list, one level deep."""
     first = lines[i]
     kind = "bullets" if _BULLET.match(first) else "steps"
     pattern = _BULLET if kind == "bullets" else _STEP
@@ -218,11 +227,29 @@ def _list(lines: list[str], i: int, at, problems: list[str]) -> tuple[Block, int
         else:
             text = m.group(1)
         i += 1
+        child: Block | None = None
         while i < len(lines) and lines[i].startswith("  ") and lines[i].strip():
-            text += " " + lines[i].strip()
+            inner = lines[i].strip()
+            if _BULLET.match(inner) or _STEP.match(inner):
+                if depth > 0 or child is not None:
+                    problems.append(f"{at(i + 1)}: a list inside a list item goes one level deep, in one piece")
+                    i += 1
+                    continue
+                indent = len(lines[i]) - len(lines[i].lstrip(" "))
+                sub = []
+                j = i
+                while j < len(lines) and lines[j].startswith(" " * indent) and lines[j].strip():
+                    sub.append(lines[j][indent:])
+                    j += 1
+                # parse the dedented lines with their real line numbers
+                child, used = _list([""] * i + sub, i, at, problems, depth + 1)
+                i = used
+                continue
+            text += " " + inner
             i += 1
         check_inline(text, at(line_no), problems)
         block.items.append((line_no, text.strip()))
+        block.children.append(child)
     other = _STEP if kind == "bullets" else _BULLET
     if i < len(lines) and other.match(lines[i]):
         problems.append(f"{at(i + 1)}: bullets and numbered steps need a blank line between them")

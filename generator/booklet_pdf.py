@@ -76,9 +76,9 @@ def _styles(look: Look) -> dict[str, ParagraphStyle]:
         "subtitle": ParagraphStyle("subtitle", base, fontSize=b * 1.3, leading=b * 1.8, alignment=TA_CENTER,
                                    textColor=GREY, spaceAfter=b * 1.5),
         "h2": ParagraphStyle("h2", base, fontName=fonts.BOLD, fontSize=b * 1.55, leading=b * 1.9,
-                             textColor=ACCENT, spaceBefore=b * 1.1, spaceAfter=b * 0.5, keepWithNext=1),
+                             textColor=ACCENT, spaceBefore=b * 1.1, spaceAfter=b * 0.5),
         "h3": ParagraphStyle("h3", base, fontName=fonts.BOLD, fontSize=b * 1.15, leading=b * 1.5,
-                             spaceBefore=b * 0.6, spaceAfter=b * 0.3, keepWithNext=1),
+                             spaceBefore=b * 0.6, spaceAfter=b * 0.3),
         "item": ParagraphStyle("item", base, spaceAfter=b * 0.25),
         "cell": ParagraphStyle("cell", base, fontSize=b * 0.9, leading=b * 1.15, spaceAfter=0),
         "head": ParagraphStyle("head", base, fontName=fonts.BOLD, fontSize=b * 0.9, leading=b * 1.15,
@@ -232,7 +232,12 @@ class _Builder:
         return t
 
     def listing(self, block: Block, where: str) -> Flowable:
-        items = [ListItem(self.para(text, "item", f"{where.rsplit(':', 1)[0]}:{line}")) for line, text in block.items]
+        path = where.rsplit(":", 1)[0]
+        items = []
+        for k, (line, text) in enumerate(block.items):
+            child = block.children[k] if k < len(block.children) else None
+            para = self.para(text, "item", f"{path}:{line}")
+            items.append(ListItem([para, self.listing(child, where)] if child is not None else para))
         b = self.look.body
         if block.kind == "steps":
             return ListFlowable(items, bulletType="1", bulletFontName=fonts.BOLD, bulletFontSize=b,
@@ -241,27 +246,43 @@ class _Builder:
                             leftIndent=b * 1.4)
 
     def blocks(self, doc: Document) -> list[Flowable]:
+        """The document's flowables; a heading, or a paragraph ending in a colon,
+        is kept on the page of what follows it."""
         out: list[Flowable] = []
+        held: list[Flowable] = []
         for b in doc.blocks:
-            where = f"{doc.path}:{b.line}"
-            if b.kind == "title":
-                continue
-            if b.kind == "heading":
-                style = "h2" if b.level == 2 else "h3"
-                self.problems.extend(_too_wide(b.text, self.width, self.styles[style].fontSize, where))
-                out.append(_Heading(b.text, self.styles[style], b.level))
-            elif b.kind == "para":
-                out.append(self.para(b.text, "body", where))
-            elif b.kind in ("bullets", "steps"):
-                out.append(self.listing(b, where))
-            elif b.kind == "table":
-                out.extend([self.table(b, where), Spacer(1, self.look.body * 0.8)])
-            elif b.kind == "figure":
-                fig = self.booklet.figures[(doc.path, b.line)]
-                out.append(self.figure(fig.svg, fig.caption, where))
-            elif b.kind == "pagebreak":
-                out.append(PageBreak())
-        return out
+            before = len(out)
+            self._block(doc, b, out)
+            if b.kind == "heading" or (b.kind == "para" and b.text.endswith(":")):
+                held.extend(out[before:])
+                del out[before:]
+            elif held and len(out) > before:
+                first = out[before]
+                # never nest KeepTogether: its wrap answers a huge height to force a split
+                inner = first._content if isinstance(first, KeepTogether) else [first]
+                out[before] = KeepTogether([*held, *inner])
+                held = []
+        return out + held
+
+    def _block(self, doc: Document, b: Block, out: list[Flowable]) -> None:
+        where = f"{doc.path}:{b.line}"
+        if b.kind == "title":
+            return
+        if b.kind == "heading":
+            style = "h2" if b.level == 2 else "h3"
+            self.problems.extend(_too_wide(b.text, self.width, self.styles[style].fontSize, where))
+            out.append(_Heading(b.text, self.styles[style], b.level))
+        elif b.kind == "para":
+            out.append(self.para(b.text, "body", where))
+        elif b.kind in ("bullets", "steps"):
+            out.append(self.listing(b, where))
+        elif b.kind == "table":
+            out.extend([self.table(b, where), Spacer(1, self.look.body * 0.8)])
+        elif b.kind == "figure":
+            fig = self.booklet.figures[(doc.path, b.line)]
+            out.append(self.figure(fig.svg, fig.caption, where))
+        elif b.kind == "pagebreak":
+            out.append(PageBreak())
 
     def contents(self, headings: list[tuple[str, int]]) -> Flowable:
         style = self.styles["toc"]
@@ -425,10 +446,12 @@ class Printed:
     folded: bytes
     folded_pages: int
     aid: bytes
+    half: bytes
+    """The half-sheet pages in reading order, before imposition."""
 
 
 def render_all(booklet: Booklet, paper: str) -> Printed:
     rules, pages = render_rules(booklet, flat_look(paper))
     half, half_pages = render_rules(booklet, half_look(paper))
     folded = impose(half, paper)
-    return Printed(rules, pages, folded, len(folded_order(half_pages)), render_aid(booklet, flat_look(paper)))
+    return Printed(rules, pages, folded, len(folded_order(half_pages)), render_aid(booklet, flat_look(paper)), half)

@@ -117,3 +117,23 @@ def test_the_chain_card_table_is_the_cards(game):
     listed = {r[0].strip(): (int(r[2]), int(r[3])) for r in rows[1:]}
     cards = {c.row.name: (c.row.points, c.row.maximum) for c in game.cards.chains.values()}
     assert listed == cards
+
+
+def test_the_scoring_numbers_in_the_booklet_and_the_aid_are_the_card_sets(game):
+    """The chain points table (in the booklet and on the player aid), the
+    elemental and row/column points, and the First Steps example's
+    thresholds are rules.yaml's, chains.yaml's and patterns.csv's."""
+    rules = game.cards.rules
+    points = rules.chain_points
+    lengths = sorted(points)
+    for name, head in (("booklet.md", "| Chain length |"), ("player-aid.md", "| Chain |")):
+        text = (FOLDER / name).read_text("utf-8")
+        rows = text[text.index(head):].splitlines()[:3]
+        cells = [[c.strip() for c in r.split("|")[2:-1]] for r in (rows[0], rows[2])]
+        assert [int(c.rstrip("+").split()[0]) for c in cells[0]] == lengths, name
+        assert [int(c) for c in cells[1]] == [points[k] for k in lengths], name
+    text = (FOLDER / "booklet.md").read_text("utf-8")
+    assert f"worth {rules.elemental_points.one} points; both of a pair, {rules.elemental_points.pair} points" in text
+    assert f"and {rules.line_points} points at the end" in text
+    triplet, first_shell = game.cards.chains["triplet"].row, game.cards.patterns["first-shell"].row
+    assert f"at medium, Triplet needs {triplet.yellow} points and First Shell {first_shell.yellow}" in text

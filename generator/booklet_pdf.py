@@ -59,6 +59,12 @@ def flat_look(paper: str) -> Look:
     return Look(p.width, p.height, 18.0, 10.0)
 
 
+def aid_look(paper: str) -> Look:
+    """The player aid: one page, read across the table, so a size larger."""
+    p = PAPERS[paper]
+    return Look(p.width, p.height, 14.0, 10.0)
+
+
 def half_look(paper: str) -> Look:
     """One page of the folded booklet: half the sheet turned landscape."""
     p = PAPERS[paper]
@@ -454,4 +460,4 @@ def render_all(booklet: Booklet, paper: str) -> Printed:
     rules, pages = render_rules(booklet, flat_look(paper))
     half, half_pages = render_rules(booklet, half_look(paper))
     folded = impose(half, paper)
-    return Printed(rules, pages, folded, len(folded_order(half_pages)), render_aid(booklet, flat_look(paper)), half)
+    return Printed(rules, pages, folded, len(folded_order(half_pages)), render_aid(booklet, aid_look(paper)), half)

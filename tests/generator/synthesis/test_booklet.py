@@ -1,0 +1,139 @@
+"""The Synthesis rules booklet's worked example is a real game, and what its
+prose says about the board is true of it. (The shared tests in
+tests/generator/test_booklets.py check the example's score table, the
+setup table and the coverage of the rulebook; this checks the sentences
+around them, which no table holds.)"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.core import IllegalAction
+from tests.engine.synthesis.conftest import real_cards
+from engine.synthesis.game import Synthesis
+
+FOLDER = Path(__file__).resolve().parents[3] / "templates" / "synthesis"
+
+
+def hooks():
+    spec = importlib.util.spec_from_file_location("_synthesis_booklet_test", FOLDER / "booklet.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def book():
+    return hooks()
+
+
+@pytest.fixture(scope="module")
+def game():
+    return Synthesis(real_cards())
+
+
+@pytest.fixture(scope="module")
+def example(book, game):
+    return book.example_state(game)
+
+
+def section(title: str) -> str:
+    text = (FOLDER / "booklet.md").read_text("utf-8")
+    start = text.index(f"### {title}")
+    end = text.find("\n## ", start)
+    return text[start:end]
+
+
+def test_the_example_is_a_whole_game_of_28_turns_replayed_through_the_rules(example):
+    assert example.phase == "over" and example.turn == 28
+    assert (example.seats[0].board, example.side, example.chain_card, example.pattern_card) == \
+        ("E", "A", "twin-pairs", "first-shell")
+    prose = section("Worked example")
+    assert "**board E, side A**" in prose and "**Twin Pairs**" in prose and "**First Shell**" in prose
+
+
+def test_an_illegal_action_in_the_record_stops_the_example(book, game, tmp_path, monkeypatch):
+    data = json.loads(book.EXAMPLE.read_text("utf-8"))
+    first_bond = next(i for i, (_, a) in enumerate(data["actions"]) if a["type"] == "bond")
+    data["actions"][first_bond][1]["lines"] = ["A1:E"]  # far from S: not a legal first bond
+    broken = tmp_path / "booklet-example.json"
+    broken.write_text(json.dumps(data))
+    monkeypatch.setattr(book, "EXAMPLE", broken)
+    book.example_state.cache_clear()
+    with pytest.raises(IllegalAction):
+        book.example_state(game)
+    book.example_state.cache_clear()
+
+
+def test_what_the_prose_says_about_the_board_is_true(game, example):
+    seat = example.seats[0]
+    lat = game.rules.formula(example, 0).lattice
+    molecules = {lat.hex_label(m.hexagon): m for m in seat.molecules}
+    prose = section("Worked example")
+    # "the circle at E5 was closed by six yellow lines and shaded"
+    assert (molecules["E5"].colour, molecules["E5"].volume, molecules["E5"].elemental) == ("y", 6, True)
+    geo = {h["hexagon"]: h for h in game.geometry("E", "A")["hexagons"]}
+    assert geo["E5"]["icon"] == geo["A4"]["icon"] == "circle"
+    # "the other circle, A4, ... became an ordinary blue 4"
+    assert (molecules["A4"].colour, molecules["A4"].volume, molecules["A4"].elemental) == ("b", 4, False)
+    # "the yellow 2 at F4 was made when column 2 was already full ... has no cell"
+    f4 = molecules["F4"]
+    assert (f4.colour, f4.volume, f4.elemental, f4.row) == ("y", 2, False, None)
+    assert sum(m.volume == 2 and m.row is not None for m in seat.molecules) == game.geometry("E", "A")["table"][1]
+    # "columns 1 to 4 and rows 1, 5 and 6 are full ... seven in all, and all seven were drawn"
+    view = game.view(example, 0)["seats"][0]
+    assert view["free_bonds"] == {"earned": ["row 1", "row 5", "row 6", "column 1", "column 2", "column 3",
+                                             "column 4"], "used": 7, "left": 0}
+    # "the colour with the most molecules next to S (B4, C4, D4 and D5)"
+    pattern = game.result(example).scores[0].details["pattern_card"]
+    assert pattern["colour"] == "r" and sorted(pattern["molecules"]) == ["B4", "C4", "D4", "D5"]
+    for words in ("E5", "A4", "F4", "B4, C4, D4 and D5", "rows 1, 5 and 6", "seven in all"):
+        assert words in prose, words
+
+
+def test_the_twin_pairs_finds_are_where_the_prose_puts_them(game, example):
+    finds = game.result(example).scores[0].details["chain_card"]["found"]
+    # columns and rows of each find's four cells, as [column, row]
+    assert sorted(sorted(map(tuple, f)) for f in finds) == [
+        [(1, 1), (1, 2), (2, 1), (2, 2)],   # "the red pair in row 1 under the blue cells of row 2"
+        [(3, 2), (3, 3), (4, 2), (4, 3)],   # "the blue cells of row 2 under the green pair of row 3"
+        [(3, 4), (3, 5), (4, 4), (4, 5)],   # "the red pair of row 4 under the green cells of row 5"
+    ]
+    columns = game.rules.formula(example, 0).columns(example.seats[0])
+    colour = lambda c, r: columns[c - 1][r - 1]  # noqa: E731
+    assert [colour(1, 1), colour(2, 1), colour(1, 2), colour(2, 2)] == ["r", "r", "b", "b"]
+    assert [colour(3, 3), colour(4, 3), colour(3, 4), colour(4, 4), colour(3, 5), colour(4, 5)] == \
+        ["g", "g", "r", "r", "g", "g"]
+
+
+def test_the_chain_card_table_is_the_cards(game):
+    """Each Molecular Chain card's points and maximum as the booklet lists them."""
+    text = section("Molecular Chain cards")
+    rows = [line.split("|")[1:-1] for line in text.splitlines() if line.startswith("| ") and "---" not in line]
+    listed = {r[0].strip(): (int(r[2]), int(r[3])) for r in rows[1:]}
+    cards = {c.row.name: (c.row.points, c.row.maximum) for c in game.cards.chains.values()}
+    assert listed == cards
+
+
+def test_the_scoring_numbers_in_the_booklet_and_the_aid_are_the_card_sets(game):
+    """The chain points table (in the booklet and on the player aid), the
+    elemental and row/column points, and the First Steps example's
+    thresholds are rules.yaml's, chains.yaml's and patterns.csv's."""
+    rules = game.cards.rules
+    points = rules.chain_points
+    lengths = sorted(points)
+    for name, head in (("booklet.md", "| Chain length |"), ("player-aid.md", "| Chain |")):
+        text = (FOLDER / name).read_text("utf-8")
+        rows = text[text.index(head):].splitlines()[:3]
+        cells = [[c.strip() for c in r.split("|")[2:-1]] for r in (rows[0], rows[2])]
+        assert [int(c.rstrip("+").split()[0]) for c in cells[0]] == lengths, name
+        assert [int(c) for c in cells[1]] == [points[k] for k in lengths], name
+    text = (FOLDER / "booklet.md").read_text("utf-8")
+    assert f"worth {rules.elemental_points.one} points; both of a pair, {rules.elemental_points.pair} points" in text
+    assert f"and {rules.line_points} points at the end" in text
+    triplet, first_shell = game.cards.chains["triplet"].row, game.cards.patterns["first-shell"].row
+    assert f"at medium, Triplet needs {triplet.yellow} points and First Shell {first_shell.yellow}" in text

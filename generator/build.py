@@ -286,7 +286,7 @@ def build(options: BuildOptions, progress: Callable[[str, int, int], None] | Non
     code = _code_digest()
     jobs: list[Job] = []
     loose: list[tuple[Path, str]] = []
-    guides: list[tuple[Path, str]] = []
+    guides: list[tuple[Path, Printable, list[Job], str]] = []
     suffix = "-ink-saver" if options.ink_saver else ""
     for printable, rendered, booklet in printables:
         game_jobs = _jobs(printable, rendered, booklet, options, code)
@@ -294,8 +294,7 @@ def build(options: BuildOptions, progress: Callable[[str, int, int], None] | Non
         game_out = out / printable.game.name
         if options.svg:
             loose.extend(_loose_svgs(printable, rendered, game_out, suffix))
-        guides.append((game_out / "PRINTING.md", printing_guide(printable.manifest, game_jobs, game_out,
-                                                                lambda job: pages_of(job, options), booklet.note)))
+        guides.append((game_out, printable, game_jobs, booklet.note))
 
     typeset = _typeset([j for j in jobs if j.booklet is not None and (options.force or not cache.fresh(j.target, j.key))])
     total = sum(len(j.pieces) for j in jobs)
@@ -328,8 +327,12 @@ def build(options: BuildOptions, progress: Callable[[str, int, int], None] | Non
         for f in fonts.font_files():
             if not (font_dir / f.name).exists():
                 atomic_write(font_dir / f.name, f.read_bytes())
-    for path, text in guides:
-        atomic_write(path, text.encode("utf-8"))
+    # PRINTING.md counts the sheets to buy from the pages just written (a
+    # booklet's pages are known only once it is set).
+    pages_written = {w.path: w.pages for w in report.files}
+    for game_out, printable, game_jobs, note in guides:
+        text = printing_guide(printable.manifest, game_jobs, game_out, lambda job: pages_written[job.target], note)
+        atomic_write(game_out / "PRINTING.md", text.encode("utf-8"))
     cache.save()
     report.seconds = time.perf_counter() - started
     return report

@@ -132,6 +132,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     referee = Referee(tables, strict_versions=bool(app.config["STRICT_VERSIONS"]),
                       secret=str(app.config["SECRET_KEY"]).encode(), code_length=int(app.config["CODE_LENGTH"]))
     app.extensions["companion_referee"] = referee
+    referee.watching = news.watched
     _bots(app, referee, news)
     app.extensions["companion_streams"] = stream.Streams()
     try:

@@ -72,7 +72,8 @@ class _Entry:
 
 class Referee(LobbyRules, BotSeats, TakeBacks):
     def __init__(self, store: Store, *, cache_tables: int = 256, keep_states: int = 32,
-                 strict_versions: bool = False, secret: bytes = b"", code_length: int = CODE_LENGTH) -> None:
+                 strict_versions: bool = False, secret: bytes = b"", code_length: int = CODE_LENGTH,
+                 spare_tables: int = 32) -> None:
         self.store = store
         if code_length not in CODE_LENGTHS:
             raise ValueError(f"CODE_LENGTH: a table code has {CODE_LENGTHS.start} to {CODE_LENGTHS.stop - 1} "
@@ -96,6 +97,13 @@ class Referee(LobbyRules, BotSeats, TakeBacks):
         self._table_locks: dict[int, threading.Lock] = {}
         self.changed: Callable[[str, int], None] = lambda code, version: None
         """Told of every change this referee commits (the app points it at the hub)."""
+        self.watching: Callable[[], list[str]] | None = None
+        """The codes of the tables some phone's stream is watching here (the
+        app points it at the hub). With it, the caches keep every watched
+        table and at most ``spare_tables`` others (the most recently used):
+        sized by the tables in play, not by every table since the start, so
+        a server where games end and new ones begin stays the same size."""
+        self.spare_tables = spare_tables
 
     # --- games ------------------------------------------------------------
     def game(self, name: str) -> Game:
@@ -143,13 +151,39 @@ class Referee(LobbyRules, BotSeats, TakeBacks):
         may still be sending the one before), for the tables seen last."""
         table_id, version = snap.table["id"], snap.version
         with self._lock:
+            for near in (version - 1, version - 2, version + 1, version - 3):
+                kept = self._snaps.get((table_id, near))
+                if kept is not None:
+                    snap.drawn = kept.drawn  # the parts as the table last drew them
+                    break
             self._snaps[(table_id, version)] = snap
             self._ids[snap.code] = table_id
             for old in (version - 2, version - 3):
                 self._snaps.pop((table_id, old), None)
             while len(self._snaps) > 2 * self.cache_tables:
                 self._snaps.popitem(last=False)
+            self._trim()
         return snap
+
+    def _trim(self) -> None:
+        """Let go of the tables nobody watches but the ``spare_tables`` used
+        last (their states, snapshots with what they rendered, take-back
+        judgements); a table let go is read again from the database if asked
+        for. Called holding ``self._lock``."""
+        if self.watching is None:
+            return
+        tables = list(dict.fromkeys(t for t, _ in self._snaps))  # oldest first
+        if len(tables) <= self.spare_tables and len(self._cache) <= self.spare_tables:
+            return
+        watched = {self._ids.get(code) for code in self.watching()}
+        for table_id in [t for t in tables if t not in watched][:-self.spare_tables or None]:
+            for key in [k for k in self._snaps if k[0] == table_id]:
+                del self._snaps[key]
+        idle = [t for t in self._cache if t not in watched]
+        for table_id in idle[:max(0, len(idle) - self.spare_tables)]:
+            del self._cache[table_id]
+        for key in [k for k in self._judged if k[0] not in self._cache]:
+            del self._judged[key]
 
     def _table_lock(self, table_id: int) -> threading.Lock:
         with self._lock:
@@ -212,6 +246,7 @@ class Referee(LobbyRules, BotSeats, TakeBacks):
                 self._cache.move_to_end(table_id)
             while len(self._cache) > self.cache_tables:
                 self._cache.popitem(last=False)
+            self._trim()
 
     def forget(self) -> None:
         """Drop every cached state (tests use it to prove a rebuild from the database)."""

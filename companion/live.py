@@ -148,21 +148,27 @@ def handovers(snap: Snapshot) -> list[dict[str, Any]]:
     return out
 
 
-def render_part(caller: Caller, part: Part, said: Response | None = None) -> str:
-    """A part's HTML (with its wrapper), from the version's cache when it can be."""
+def render_part(caller: Caller, part: Part, said: Response | None = None,
+                contexts: dict[Any, dict[str, Any]] | None = None) -> str:
+    """A part's HTML (with its wrapper), from the version's cache when it can be.
+    ``contexts``: the contexts made so far for this version's other parts of
+    the same page (one per viewer, the same for each of its parts)."""
     viewer = caller if not part.shared else Caller(caller.snap, None, False)
     if said is not None and not said.empty:
         return _wrap(part, render_template(part.template, **context(viewer, said, part.board)))
     from companion.web import public_base_url
 
     key = ("part", part.name, None if part.shared else (caller.seat, caller.host), public_base_url())
-    return caller.snap.cached(key, lambda: _draw(viewer, part, key))
+    return caller.snap.cached(key, lambda: _draw(viewer, part, key, {} if contexts is None else contexts))
 
 
-def _draw(viewer: Caller, part: Part, key: Any) -> str:
+def _draw(viewer: Caller, part: Part, key: Any, contexts: dict[Any, dict[str, Any]]) -> str:
     """The part at this version: the HTML it had when its inputs were the
     same (the table's last drawing of it for this viewer), else drawn now."""
-    ctx = context(viewer, board=part.board)
+    made = (viewer.seat, viewer.host, part.board)
+    ctx = contexts.get(made)
+    if ctx is None:
+        ctx = contexts[made] = context(viewer, board=part.board)
     env = current_app.jinja_env
     reads = _reads(current_app).of(part.template)
     now = reuse.inputs(env, reads, ctx) if reads is not None else None
@@ -198,7 +204,8 @@ def state(caller: Caller) -> str:
 
 def render(caller: Caller, said: Response | None = None) -> Markup:
     """The whole ``#live`` region."""
-    body = "".join(render_part(caller, p, said) for p in parts_of(caller.snap, caller.host))
+    contexts: dict[Any, dict[str, Any]] = {}
+    body = "".join(render_part(caller, p, said, contexts) for p in parts_of(caller.snap, caller.host))
     return Markup(f'<section id="live" data-code="{caller.snap.code}">{state(caller)}{body}</section>')
 
 
@@ -215,7 +222,8 @@ class Sent:
         """Out-of-band fragments for what changed since the last send: the
         parts whose HTML changed, or the whole region when its parts did."""
         parts = parts_of(caller.snap, caller.host)
-        html = {p.name: render_part(caller, p) for p in parts}
+        contexts: dict[Any, dict[str, Any]] = {}
+        html = {p.name: render_part(caller, p, None, contexts) for p in parts}
         self.version = caller.snap.version
         if list(html) != list(self.parts):
             self.parts = html

@@ -37,6 +37,7 @@ from companion.agreed import AGREED_END, TABLE, replayed
 from companion.bot_seats import BotSeats
 from companion.errors import BadInput, Conflict, Refused
 from companion.lobby import CODE_LENGTH, CODE_LENGTHS, LobbyRules, clean_code, plain_json
+from companion.referee_caches import Caches
 from companion.snapshot import Snapshot
 from companion.store import AlreadyApplied, Logged, Store, VersionConflict
 from companion.takeback import TakeBacks
@@ -70,7 +71,7 @@ class _Entry:
     """The log itself: each action's seat and action, in order."""
 
 
-class Referee(LobbyRules, BotSeats, TakeBacks):
+class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
     def __init__(self, store: Store, *, cache_tables: int = 256, keep_states: int = 32,
                  strict_versions: bool = False, secret: bytes = b"", code_length: int = CODE_LENGTH,
                  spare_tables: int = 32) -> None:
@@ -145,46 +146,6 @@ class Referee(LobbyRules, BotSeats, TakeBacks):
                 return snap
         return self.snapshot(code)
 
-    def _keep(self, snap: Snapshot) -> Snapshot:
-        """Keep the snapshot (and what it rendered) for the requests and
-        streams of its version: the newest two versions of a table (a stream
-        may still be sending the one before), for the tables seen last."""
-        table_id, version = snap.table["id"], snap.version
-        with self._lock:
-            for near in (version - 1, version - 2, version + 1, version - 3):
-                kept = self._snaps.get((table_id, near))
-                if kept is not None:
-                    snap.drawn = kept.drawn  # the parts as the table last drew them
-                    break
-            self._snaps[(table_id, version)] = snap
-            self._ids[snap.code] = table_id
-            for old in (version - 2, version - 3):
-                self._snaps.pop((table_id, old), None)
-            while len(self._snaps) > 2 * self.cache_tables:
-                self._snaps.popitem(last=False)
-            self._trim()
-        return snap
-
-    def _trim(self) -> None:
-        """Let go of the tables nobody watches but the ``spare_tables`` used
-        last (their states, snapshots with what they rendered, take-back
-        judgements); a table let go is read again from the database if asked
-        for. Called holding ``self._lock``."""
-        if self.watching is None:
-            return
-        tables = list(dict.fromkeys(t for t, _ in self._snaps))  # oldest first
-        if len(tables) <= self.spare_tables and len(self._cache) <= self.spare_tables:
-            return
-        watched = {self._ids.get(code) for code in self.watching()}
-        for table_id in [t for t in tables if t not in watched][:-self.spare_tables or None]:
-            for key in [k for k in self._snaps if k[0] == table_id]:
-                del self._snaps[key]
-        idle = [t for t in self._cache if t not in watched]
-        for table_id in idle[:max(0, len(idle) - self.spare_tables)]:
-            del self._cache[table_id]
-        for key in [k for k in self._judged if k[0] not in self._cache]:
-            del self._judged[key]
-
     def _table_lock(self, table_id: int) -> threading.Lock:
         with self._lock:
             return self._table_locks.setdefault(table_id, threading.Lock())
@@ -237,23 +198,6 @@ class Referee(LobbyRules, BotSeats, TakeBacks):
                 history.popitem(last=False)
         return _Entry(version=table["version"], moves=table["moves"], state=state, seats=entry.seats,
                       history=history, log=tuple(log), rows=tuple(done))
-
-    def _remember(self, table_id: int, entry: _Entry) -> None:
-        with self._lock:
-            old = self._cache.get(table_id)
-            if old is None or old.version <= entry.version:
-                self._cache[table_id] = entry
-                self._cache.move_to_end(table_id)
-            while len(self._cache) > self.cache_tables:
-                self._cache.popitem(last=False)
-            self._trim()
-
-    def forget(self) -> None:
-        """Drop every cached state (tests use it to prove a rebuild from the database)."""
-        with self._lock:
-            self._cache.clear()
-            self._snaps.clear()
-            self._ids.clear()
 
     # --- playing --------------------------------------------------------------
     def version(self, code: str) -> int:

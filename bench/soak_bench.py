@@ -81,6 +81,7 @@ def run(console: Console) -> None:
     server = companion_server(1, None, workdir)
     pinger = Pinger(server.url)
     try:
+        cpu_start, wall_start = server.cpu(), time.monotonic()
         generators = _generators(server.url, games)
         pinger.start()
         time.sleep(min(60.0, SECONDS / 5))
@@ -96,11 +97,12 @@ def run(console: Console) -> None:
                 continue
             results[game] = found[0]
         rss_end = server.rss_mb()
+        cpu = (server.cpu() - cpu_start, time.monotonic() - wall_start)
     finally:
         pinger.stop.set()
         server.stop()
         shutil.rmtree(workdir, ignore_errors=True)
-    _report(console, results, rss_first, rss_end, pinger, pause_first)
+    _report(console, results, rss_first, rss_end, pinger, pause_first, cpu)
 
 
 def _mark(value: float | None, goal: float) -> str:
@@ -110,7 +112,7 @@ def _mark(value: float | None, goal: float) -> str:
 
 
 def _report(console: Console, results: dict[str, dict[str, Any]], rss_first: float, rss_end: float,
-            pinger: Pinger, pause_first: float) -> None:
+            pinger: Pinger, pause_first: float, cpu: tuple[float, float]) -> None:
     table = Table(title="Soak: per game")
     for col in ("game", "tables", "act/s", "act p95 ms", "act p99 ms", "seen p95 ms", "server errors"):
         table.add_column(col, justify="right")
@@ -119,6 +121,12 @@ def _report(console: Console, results: dict[str, dict[str, Any]], rss_first: flo
                       _mark(r["act_ms"]["p95"], GOALS["act_p95"]), f"{r['act_ms']['p99'] or 0:,.1f}",
                       _mark(r["seen_ms"]["p95"], GOALS["seen_p95"]), str(r["server_errors"]))
     console.print(table)
+    applied = sum(r["applied"] for r in results.values())
+    used, wall = cpu
+    # A worker that uses about one core is saturated (the interpreter lock): its figures are then mostly queueing.
+    console.print(f"server CPU: {used:,.0f} s over {wall:,.0f} s ({used / wall:.2f} cores); "
+                  f"{1000 * used / applied if applied else 0:,.1f} ms per applied action ({applied:,} applied, "
+                  "set-up included)")
     growth = 100.0 * (rss_end - rss_first) / rss_first if rss_first else 0.0
     console.print(f"worker memory: {rss_first:,.0f} MB after the first minute, {rss_end:,.0f} MB at the end: "
                   f"{growth:+.1f}% ({'met' if growth < GOALS['growth'] else 'not met'}: goal under "

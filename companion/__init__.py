@@ -137,6 +137,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     app.extensions["companion_referee"] = referee
     from companion.card_sets import TableSets
     referee.sets = TableSets(tables, app.config.get("SETS_DIR"), float(app.config["SET_CHECK_SECONDS"]))
+    referee.watching = news.watched
     _bots(app, referee, news)
     app.extensions["companion_streams"] = stream.Streams()
     try:

@@ -19,38 +19,60 @@ from __future__ import annotations
 
 import itertools
 import weakref
+import time
 from collections import OrderedDict
 from typing import Any, Callable, Generic, Hashable, TypeVar
 
 T = TypeVar("T")
 
+UNUSED_S = 60.0
+"""A drawing not used for this long goes (the boards it belongs to have moved
+on, or nobody watches them): what is kept is then what the tables in play
+use, and a server whose games end and new ones begin stays the same size
+after its first minute, instead of filling every cache to its bound."""
+
 
 class Kept(Generic[T]):
-    """The ``keep`` most recently used things made by ``get``."""
+    """The ``keep`` most recently used things made by ``get``, each for as
+    long as it was used within ``unused_s`` seconds."""
 
-    def __init__(self, keep: int) -> None:
+    def __init__(self, keep: int, unused_s: float = UNUSED_S, clock: Callable[[], float] = time.monotonic) -> None:
         self.keep = keep
-        self._kept: "OrderedDict[Hashable, T]" = OrderedDict()
+        self.unused_s = unused_s
+        self.clock = clock
+        self._kept: "OrderedDict[Hashable, tuple[float, T]]" = OrderedDict()
+        """key -> (when last used, thing); least recently used first."""
 
     def get(self, key: Hashable, make: Callable[[], T]) -> T:
         """What ``make()`` made for ``key``: made now unless kept."""
         kept = self._kept
+        now = self.clock()
         try:
-            found = kept[key]
+            found = kept[key][1]
         except KeyError:
             found = make()
-            kept[key] = found
-            while len(kept) > self.keep:
-                try:
-                    kept.popitem(last=False)
-                except KeyError:        # another thread emptied it meanwhile
-                    break
+            kept[key] = (now, found)
+            self._drop(now)
             return found
+        kept[key] = (now, found)   # one operation, like the ones below
         try:
             kept.move_to_end(key)
         except KeyError:                # another thread dropped it meanwhile: still the right text
             pass
         return found
+
+    def _drop(self, now: float) -> None:
+        """The least recently used beyond ``keep``, and those unused for ``unused_s``."""
+        kept = self._kept
+        while kept:
+            try:
+                key = next(iter(kept))
+                used, _ = kept[key]
+                if len(kept) <= self.keep and used >= now - self.unused_s:
+                    return
+                del kept[key]
+            except (KeyError, RuntimeError, StopIteration):   # another thread changed it meanwhile
+                return
 
     def __len__(self) -> int:
         return len(self._kept)

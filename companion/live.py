@@ -14,7 +14,6 @@ rendered for that response only, never kept.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +21,7 @@ from typing import Any
 from flask import current_app, render_template, request, url_for
 from markupsafe import Markup
 
-from companion import plugins
+from companion import plugins, reuse
 from companion.caller import Caller
 from companion.plugins import Part
 from companion.snapshot import Snapshot
@@ -149,16 +148,45 @@ def handovers(snap: Snapshot) -> list[dict[str, Any]]:
     return out
 
 
-def render_part(caller: Caller, part: Part, said: Response | None = None) -> str:
-    """A part's HTML (with its wrapper), from the version's cache when it can be."""
+def render_part(caller: Caller, part: Part, said: Response | None = None,
+                contexts: dict[Any, dict[str, Any]] | None = None) -> str:
+    """A part's HTML (with its wrapper), from the version's cache when it can be.
+    ``contexts``: the contexts made so far for this version's other parts of
+    the same page (one per viewer, the same for each of its parts)."""
     viewer = caller if not part.shared else Caller(caller.snap, None, False)
     if said is not None and not said.empty:
         return _wrap(part, render_template(part.template, **context(viewer, said, part.board)))
     from companion.web import public_base_url
 
     key = ("part", part.name, None if part.shared else (caller.seat, caller.host), public_base_url())
-    return caller.snap.cached(key, lambda: _wrap(part, render_template(part.template,
-                                                                            **context(viewer, board=part.board))))
+    return caller.snap.cached(key, lambda: _draw(viewer, part, key, {} if contexts is None else contexts))
+
+
+def _draw(viewer: Caller, part: Part, key: Any, contexts: dict[Any, dict[str, Any]]) -> str:
+    """The part at this version: the HTML it had when its inputs were the
+    same (the table's last drawing of it for this viewer), else drawn now."""
+    made = (viewer.seat, viewer.host, part.board)
+    ctx = contexts.get(made)
+    if ctx is None:
+        ctx = contexts[made] = context(viewer, board=part.board)
+    env = current_app.jinja_env
+    reads = _reads(current_app).of(part.template)
+    now = reuse.inputs(env, reads, ctx) if reads is not None else None
+    drawn = viewer.snap.drawn
+    kept = drawn.get(key)
+    if now is not None and kept is not None and kept[0] == now:
+        return kept[1]
+    html = _wrap(part, render_template(part.template, **ctx))
+    if now is not None:
+        drawn[key] = (now, html)
+    return html
+
+
+def _reads(app: Any) -> reuse.Reads:
+    found = app.extensions.get("companion_reads")
+    if found is None:
+        found = app.extensions["companion_reads"] = reuse.Reads(app.jinja_env)
+    return found
 
 
 def _wrap(part: Part, html: str) -> str:
@@ -176,12 +204,15 @@ def state(caller: Caller) -> str:
 
 def render(caller: Caller, said: Response | None = None) -> Markup:
     """The whole ``#live`` region."""
-    body = "".join(render_part(caller, p, said) for p in parts_of(caller.snap, caller.host))
+    contexts: dict[Any, dict[str, Any]] = {}
+    body = "".join(render_part(caller, p, said, contexts) for p in parts_of(caller.snap, caller.host))
     return Markup(f'<section id="live" data-code="{caller.snap.code}">{state(caller)}{body}</section>')
 
 
 class Sent:
-    """What one phone's stream has sent: the version, each part's digest."""
+    """What one phone's stream has sent: the version, each part's HTML (the
+    very strings the table keeps: a part drawn again from the same inputs is
+    the same string, so most comparisons stop at its identity)."""
 
     def __init__(self) -> None:
         self.version = -1
@@ -191,18 +222,19 @@ class Sent:
         """Out-of-band fragments for what changed since the last send: the
         parts whose HTML changed, or the whole region when its parts did."""
         parts = parts_of(caller.snap, caller.host)
-        html = {p.name: render_part(caller, p) for p in parts}
-        digests = {name: hashlib.blake2b(h.encode(), digest_size=12).hexdigest() for name, h in html.items()}
+        contexts: dict[Any, dict[str, Any]] = {}
+        html = {p.name: render_part(caller, p, None, contexts) for p in parts}
         self.version = caller.snap.version
-        if list(digests) != list(self.parts):
-            self.parts = digests
+        if list(html) != list(self.parts):
+            self.parts = html
             whole = str(render(caller))
             return whole.replace('<section id="live"', '<section id="live" hx-swap-oob="morph"', 1)
         out = [_oob(state(caller))]
-        for name, digest in digests.items():
-            if self.parts.get(name) != digest:
-                out.append(_oob(html[name]))
-        self.parts = digests
+        for name, h in html.items():
+            before = self.parts.get(name)
+            if before is not h and before != h:
+                out.append(_oob(h))
+        self.parts = html
         return "".join(out)
 
 

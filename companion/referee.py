@@ -37,6 +37,7 @@ from companion.agreed import AGREED_END, TABLE, replayed
 from companion.bot_seats import BotSeats
 from companion.errors import BadInput, Conflict, Refused
 from companion.lobby import CODE_LENGTH, CODE_LENGTHS, LobbyRules, clean_code, plain_json
+from companion.referee_caches import Caches
 from companion.snapshot import Snapshot
 from companion.store import AlreadyApplied, Logged, Store, VersionConflict
 from companion.takeback import TakeBacks
@@ -70,9 +71,10 @@ class _Entry:
     """The log itself: each action's seat and action, in order."""
 
 
-class Referee(LobbyRules, BotSeats, TakeBacks):
+class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
     def __init__(self, store: Store, *, cache_tables: int = 256, keep_states: int = 32,
-                 strict_versions: bool = False, secret: bytes = b"", code_length: int = CODE_LENGTH) -> None:
+                 strict_versions: bool = False, secret: bytes = b"", code_length: int = CODE_LENGTH,
+                 spare_tables: int = 32) -> None:
         self.store = store
         if code_length not in CODE_LENGTHS:
             raise ValueError(f"CODE_LENGTH: a table code has {CODE_LENGTHS.start} to {CODE_LENGTHS.stop - 1} "
@@ -96,6 +98,13 @@ class Referee(LobbyRules, BotSeats, TakeBacks):
         self._table_locks: dict[int, threading.Lock] = {}
         self.changed: Callable[[str, int], None] = lambda code, version: None
         """Told of every change this referee commits (the app points it at the hub)."""
+        self.watching: Callable[[], list[str]] | None = None
+        """The codes of the tables some phone's stream is watching here (the
+        app points it at the hub). With it, the caches keep every watched
+        table and at most ``spare_tables`` others (the most recently used):
+        sized by the tables in play, not by every table since the start, so
+        a server where games end and new ones begin stays the same size."""
+        self.spare_tables = spare_tables
 
     # --- games ------------------------------------------------------------
     def game(self, name: str) -> Game:
@@ -136,20 +145,6 @@ class Referee(LobbyRules, BotSeats, TakeBacks):
             if snap is not None:
                 return snap
         return self.snapshot(code)
-
-    def _keep(self, snap: Snapshot) -> Snapshot:
-        """Keep the snapshot (and what it rendered) for the requests and
-        streams of its version: the newest two versions of a table (a stream
-        may still be sending the one before), for the tables seen last."""
-        table_id, version = snap.table["id"], snap.version
-        with self._lock:
-            self._snaps[(table_id, version)] = snap
-            self._ids[snap.code] = table_id
-            for old in (version - 2, version - 3):
-                self._snaps.pop((table_id, old), None)
-            while len(self._snaps) > 2 * self.cache_tables:
-                self._snaps.popitem(last=False)
-        return snap
 
     def _table_lock(self, table_id: int) -> threading.Lock:
         with self._lock:
@@ -203,22 +198,6 @@ class Referee(LobbyRules, BotSeats, TakeBacks):
                 history.popitem(last=False)
         return _Entry(version=table["version"], moves=table["moves"], state=state, seats=entry.seats,
                       history=history, log=tuple(log), rows=tuple(done))
-
-    def _remember(self, table_id: int, entry: _Entry) -> None:
-        with self._lock:
-            old = self._cache.get(table_id)
-            if old is None or old.version <= entry.version:
-                self._cache[table_id] = entry
-                self._cache.move_to_end(table_id)
-            while len(self._cache) > self.cache_tables:
-                self._cache.popitem(last=False)
-
-    def forget(self) -> None:
-        """Drop every cached state (tests use it to prove a rebuild from the database)."""
-        with self._lock:
-            self._cache.clear()
-            self._snaps.clear()
-            self._ids.clear()
 
     # --- playing --------------------------------------------------------------
     def version(self, code: str) -> int:

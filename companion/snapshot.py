@@ -29,6 +29,11 @@ class Snapshot:
     state: Any | None
     log: tuple[str, ...] = ()
     """The game so far in words, one line per action (the referee narrates it)."""
+    drawn: dict[Any, tuple[Any, str]] = field(default_factory=dict, repr=False)
+    """The table's last HTML of each part for each viewer, with what it was
+    drawn from (:mod:`companion.reuse`): one dict shared by the table's
+    snapshots, handed from each version to the next by the referee. It holds
+    plain data and HTML, never a snapshot."""
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     _making: dict[Any, threading.Lock] = field(default_factory=dict, repr=False)
     _guard: threading.Lock = field(default_factory=threading.Lock, repr=False)

@@ -107,7 +107,7 @@ def events(code: str) -> Any:
             yield "retry: 1000\n\n"
             if caller.snap.version == since:
                 sent.version = since
-                sent.parts = _digests(caller)
+                sent.parts = _shown(caller)
             while True:
                 if caller.snap.version != sent.version:
                     yield _event(caller.snap.version, sent.changes(caller))
@@ -131,7 +131,7 @@ def events(code: str) -> Any:
     return response
 
 
-def _digests(caller) -> dict[str, str]:
+def _shown(caller) -> dict[str, str]:
     """What the page the phone already has holds (it was rendered at this version)."""
     sent = live.Sent()
     sent.changes(caller)

@@ -61,6 +61,8 @@ class Offer:
     label: str = ""
     """The button's words: "Take back: Notated C on B3"."""
     reason: str = ""
+    since: int | None = None
+    """The version the button sends: the check accepts it while this offer stands."""
 
     @property
     def ok(self) -> bool:
@@ -267,7 +269,14 @@ class TakeBacks:
             return refused(str(reason))
         told = entry.log[k] if k < len(entry.log) else ()
         line = told[0] if told else f"{snap.name(seat)}'s last move"
-        return Offer(k + 1, line, f"Take back: {move_words(line, snap.name(seat))}")
+        # The version the button sends: the one the move made (or the last
+        # take-back or undo, if later), which the check above accepts for as
+        # long as this offer stands. Not the version drawn at: the button
+        # then stays the same from one version to the next, and so does the
+        # part that shows it (companion/reuse.py). Unknown: the version now.
+        made = max((v for v, (m, _) in entry.history.items() if m == k + 1), default=snap.version)
+        return Offer(k + 1, line, f"Take back: {move_words(line, snap.name(seat))}",
+                     since=max(made, snap.table["rewound_at"]))
 
     def _keep_judged(self: "Referee", key: tuple[int, int], judged: tuple[Any, int, "Judged | str"]) -> None:
         with self._lock:

@@ -43,3 +43,19 @@ def test_threads_sharing_it_each_get_the_right_thing_and_it_stays_within_bounds(
     for t in threads:
         t.join()
     assert not errors and not wrong and len(kept) <= 50
+
+
+def test_a_thing_unused_for_a_minute_goes_when_something_new_is_kept() -> None:
+    """What is kept follows the tables in play: a board nobody looked at for
+    ``unused_s`` is dropped (a clock the test moves: nothing waits)."""
+    now = [0.0]
+    kept = Kept[str](100, unused_s=60.0, clock=lambda: now[0])
+    for key in "abc":
+        kept.get(key, lambda k=key: k)
+    now[0] = 50.0
+    kept.get("a", lambda: "again")          # "a" is used again: it stays
+    now[0] = 100.0
+    kept.get("d", lambda: "d")
+    assert len(kept) == 2                    # "b" and "c" went; "a" (used at 50) and "d" stay
+    assert kept.get("a", lambda: "made again") == "a"
+    assert kept.get("b", lambda: "made again") == "made again"

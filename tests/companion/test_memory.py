@@ -85,3 +85,30 @@ def test_no_part_template_defines_a_macro_that_calls_anything(app: Any) -> None:
             if any(True for _ in macro.find_all(nodes.Call)):
                 offenders.append(f"{template}: macro {macro.name}")
     assert len(templates) > 20 and not offenders, offenders
+
+
+def test_the_caches_hold_the_watched_tables_and_a_few_more(app: Any, api: Api) -> None:
+    """Games end and new tables start: the referee's caches keep every table
+    a phone is watching and ``spare_tables`` others, not every table since
+    the server started (a soak's memory grew until they reached their caps)."""
+    referee = app.extensions["companion_referee"]
+    hub = app.extensions["companion_hub"]
+    referee.spare_tables = 2
+    codes = []
+    with app.test_request_context("/"):
+        for n in range(7):
+            code, _ = _played(api, "toyrace", 3)
+            codes.append(code)
+            referee.snapshot(code)
+            if n in (0, 1, 2):
+                hub.watching(code, +1)   # a phone's stream holds the first three
+        kept = {t for t, _ in referee._snaps}
+        ids = {code: referee._ids[code] for code in codes if code in referee._ids}
+        watched = {ids[c] for c in codes[:3]}
+        assert watched <= kept and watched <= set(referee._cache), "a watched table was let go"
+        assert len(kept) == 3 + 2 and len(referee._cache) == 3 + 2, (len(kept), len(referee._cache))
+        assert {ids[c] for c in codes[-2:]} <= kept, "the spare room goes to the tables used last"
+        # a table let go is read again from the database when asked for
+        assert referee.snapshot(codes[3]).moves == 3
+        for code in codes[:3]:
+            hub.watching(code, -1)

@@ -226,7 +226,19 @@ def board_context(snap: Any, seat: int | None) -> dict[str, Any]:
         "hand": [recipe_card(game, rid) for rid in mine["hand"]] if mine and mine["hand"] is not None else None,
         "players": players(snap, seat),
         "standings": standings(snap),
-        # the names, not the snapshot: the snapshot keeps this context
-        "say": functools.partial(in_names, tuple(snap.names)),
-        "face": lambda recipe_id, big=False: face(game, recipe_id, big),
+        # the names, not the snapshot: the snapshot keeps this context. The
+        # same function object from one version to the next (while the names
+        # stay), so a part that calls it is known unchanged (companion/reuse.py)
+        "say": _say(tuple(snap.names)),
+        "face": _face(game),
     }}
+
+
+@functools.lru_cache(maxsize=256)
+def _say(names: tuple[str, ...]) -> Any:
+    return functools.partial(in_names, names)
+
+
+@functools.lru_cache(maxsize=8)
+def _face(game: Any) -> Any:
+    return functools.partial(face, game)

@@ -18,8 +18,8 @@ is kept once.
 from __future__ import annotations
 
 import itertools
-import weakref
 import time
+import weakref
 from collections import OrderedDict
 from typing import Any, Callable, Generic, Hashable, TypeVar
 

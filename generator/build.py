@@ -21,22 +21,27 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing as mp
 import os
 import time
-from dataclasses import dataclass, field
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from engine.data import DataError
+from engine.descriptor import GameDescriptor
 from generator import components as comp
-from generator import fonts
+from generator import exports as _exports
+from generator import fonts, tts
 from generator.geometry import PAPERS
-from generator.guide import printing_guide
+from generator.guide import exports_guide, printing_guide
 from generator.impose import layout, pack, tiles
 from generator.manifest import Component
 from generator.pdf import Face, Piece, SheetPdf, write_calibration, write_pieces, write_tiles
 from generator.printable import BuildError, Printable, Rendered, check, load
-from generator.svg import RenderError
+from generator.svg import TEMPLATE_DIR, RenderError
+from generator.exports import ComponentExport, ExportOptions
 from labkit import cardsets, registry, setfiles
 
 CACHE_NAME = ".labkit-cache.json"
@@ -55,6 +60,10 @@ class BuildOptions:
     ink_saver: bool = False
     svg: bool = True
     force: bool = False
+    exports: ExportOptions = field(default_factory=lambda: ExportOptions(shops=(), one_up=False, tts=False,
+                                                                          contact=False))
+    """Shop PNGs, 1-up PDFs, Tabletop Simulator, contact sheet (``labkit build`` asks for all of them)."""
+    workers: int | None = None                       # processes; None: every core
 
 
 @dataclass
@@ -70,6 +79,10 @@ class Written:
 class BuildReport:
     files: list[Written] = field(default_factory=list)
     seconds: float = 0.0
+    exports: list = field(default_factory=list)
+    """Per component: what was exported and how long it took (:class:`exports.ComponentExport`)."""
+    fresh_games: list[str] = field(default_factory=list)
+    """Games whose inputs were unchanged: nothing of them was drawn or written."""
 
     @property
     def written(self) -> list[Written]:
@@ -80,9 +93,8 @@ class BuildReport:
         return sum(f.pages for f in self.written)
 
 
-def plan(options: BuildOptions) -> list[tuple[Printable, Rendered]]:
-    """Which games to build from where, read, drawn and checked; raises
-    :class:`BuildError` with every problem of every game."""
+def targets(options: BuildOptions) -> list[tuple[GameDescriptor, Path | None]]:
+    """Which games to build, from where (None: the game's own data)."""
     games = registry.games()
     if options.data_dir is not None:
         folder = Path(options.data_dir)
@@ -94,15 +106,20 @@ def plan(options: BuildOptions) -> list[tuple[Printable, Rendered]]:
             which = [registry.find(options.games[0])] if options.games else [cardsets.game_of_folder(folder, games)]
         except (DataError, KeyError) as exc:
             raise BuildError(str(exc)) from None
-        targets = [(which[0], folder)]
-    else:
-        for name in options.games:
-            if name not in games:
-                raise BuildError(f"unknown game {name!r} (known: {', '.join(games)})")
-        targets = [(games[n], None) for n in (options.games or list(games))]
+        return [(which[0], folder)]
+    for name in options.games:
+        if name not in games:
+            raise BuildError(f"unknown game {name!r} (known: {', '.join(games)})")
+    return [(games[n], None) for n in (options.games or list(games))]
+
+
+def plan(options: BuildOptions, chosen: list[tuple[GameDescriptor, Path | None]] | None = None
+         ) -> list[tuple[Printable, Rendered]]:
+    """The games read, drawn and checked; raises :class:`BuildError` with
+    every problem of every game."""
     problems: list[str] = []
     loaded = []
-    for game, folder in targets:
+    for game, folder in (targets(options) if chosen is None else chosen):
         try:
             printable = load(game, folder)
         except DataError as exc:
@@ -129,12 +146,23 @@ def _key(*parts: object) -> str:
 
 
 class _Cache:
+    """What the last builds wrote: a digest per file, and per game the
+    digest of its inputs with the files it made."""
+
     def __init__(self, out: Path) -> None:
         self.path = out / CACHE_NAME
         try:
-            self.data: dict[str, str] = json.loads(self.path.read_text())
+            self.text = self.path.read_text()
+            loaded = json.loads(self.text)
         except (OSError, ValueError):
-            self.data = {}
+            self.text, loaded = "", {}
+        if not isinstance(loaded, dict) or "files" not in loaded:
+            loaded = {"files": {}, "games": {}}
+        self.data: dict[str, str] = loaded["files"]
+        self.games: dict[str, dict] = loaded["games"]
+
+    def exports_of(self, game: str) -> list[dict]:
+        return self.games.get(game, {}).get("exports", [])
 
     def fresh(self, target: Path, key: str) -> bool:
         return target.exists() and self.data.get(str(target)) == key
@@ -143,8 +171,11 @@ class _Cache:
         self.data[str(target)] = key
 
     def save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(self.path, json.dumps(self.data, indent=1, sort_keys=True).encode())
+        text = json.dumps({"files": self.data, "games": self.games}, indent=1, sort_keys=True)
+        if text != self.text:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(self.path, text.encode())
+            self.text = text
 
 
 def atomic_write(path: Path, data: bytes) -> None:
@@ -173,6 +204,7 @@ class Job:
     note: str
     kind: str = ""
     contents: str = ""
+    component: str = ""
 
 
 def _sheet_mates(printable: Printable, rendered: Rendered) -> dict[str, list[Piece]]:
@@ -215,7 +247,7 @@ def _jobs(printable: Printable, rendered: Rendered, options: BuildOptions, code:
                     f", with the {', '.join(together)}" if together else "")
                 jobs.append(Job(target, f"{manifest.title}: {component.name}", pieces, paper, style,
                                 duplex, f"{manifest.title} · {component.name}", key,
-                                _print_note(component, style, duplex), component.kind, contents))
+                                _print_note(component, style, duplex), component.kind, contents, component.id))
         target = game_out / paper / f"{game}-{paper}-calibration.pdf"
         jobs.append(Job(target, "Duplex calibration", [], paper, "calibration", True, "",
                         _key(code, paper, "calibration"), "Duplex test page: measures --back-offset",
@@ -225,57 +257,267 @@ def _jobs(printable: Printable, rendered: Rendered, options: BuildOptions, code:
 
 def build(options: BuildOptions, progress: Callable[[str, int, int], None] | None = None) -> BuildReport:
     """Check everything, then write everything; ``progress(label, done,
-    total)`` is told about every piece as it goes."""
+    total)`` is told about every piece as it goes.
+
+    A game whose inputs (its data, its templates, the code, the options)
+    have the digest recorded at its last build, and whose files are all
+    there, is neither drawn nor written: its files are reported unchanged.
+    Otherwise each PDF and each component's exports are written again only
+    when their own digest changed, in a process per core."""
     started = time.perf_counter()
-    fonts.register()
-    printables = plan(options)  # drawn and checked: raises before anything is written
     out = Path(options.out)
     cache = _Cache(out)
     report = BuildReport()
-    code = _code_digest()
-    jobs: list[Job] = []
-    loose: list[tuple[Path, str]] = []
-    guides: list[tuple[Path, str]] = []
-    suffix = "-ink-saver" if options.ink_saver else ""
-    for printable, rendered in printables:
-        game_jobs = _jobs(printable, rendered, options, code)
-        jobs.extend(game_jobs)
-        game_out = out / printable.game.name
-        if options.svg:
-            loose.extend(_loose_svgs(printable, rendered, game_out, suffix))
-        guides.append((game_out / "PRINTING.md", printing_guide(printable.manifest, game_jobs, game_out)))
-
-    total = sum(len(j.pieces) for j in jobs)
-    done = 0
-    for job in jobs:
-        fresh = not options.force and cache.fresh(job.target, job.key)
-        if fresh:
-            pages = pages_of(job, options)
+    stale = []
+    for game, folder in targets(options):
+        digest = _inputs_digest(game, folder, options)
+        if not options.force and _game_fresh(cache, out, game.name, digest):
+            rec = cache.games[game.name]
+            report.files += [Written(Path(f), pages, pieces, note, True) for f, pages, pieces, note in rec["files"]]
+            report.exports += [ComponentExport.from_dict(dict(e, skipped=True, seconds=0.0)) for e in rec["exports"]]
+            report.fresh_games.append(game.name)
         else:
-            try:
-                pages = _write(job, options)
-            except RenderError as exc:
-                raise BuildError(str(exc)) from None
-            cache.record(job.target, job.key)
-        report.files.append(Written(job.target, pages, len(job.pieces), job.note, fresh))
-        done += len(job.pieces)
-        if progress:
-            progress(job.target.name, done, total)
-    for path, svg in loose:
-        key = _key(code, svg)
-        if options.force or not cache.fresh(path, key):
-            atomic_write(path, _standalone_svg(svg, path).encode("utf-8"))
-            cache.record(path, key)
-    for printable, _ in printables:
-        font_dir = out / printable.game.name / "svg" / "fonts"
-        for f in fonts.font_files():
-            if not (font_dir / f.name).exists():
-                atomic_write(font_dir / f.name, f.read_bytes())
-    for path, text in guides:
-        atomic_write(path, text.encode("utf-8"))
+            stale.append((game, folder, digest))
+    if stale:
+        _build_stale(options, stale, cache, report, progress)
     cache.save()
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _game_fresh(cache: "_Cache", out: Path, game: str, digest: str) -> bool:
+    rec = cache.games.get(game)
+    return (rec is not None and rec.get("inputs") == digest
+            and all(Path(f[0]).exists() for f in rec["files"])
+            and all((out / game / f).exists() for f in rec["extra"]))
+
+
+def _build_stale(options: BuildOptions, stale, cache: "_Cache", report: BuildReport,
+                 progress: Callable[[str, int, int], None] | None) -> None:
+    fonts.register()
+    printables = plan(options, [(g, f) for g, f, _ in stale])  # drawn and checked: raises before anything is written
+    out = Path(options.out)
+    code = _code_digest()
+    suffix = "-ink-saver" if options.ink_saver else ""
+    exporting = options.exports.any and not options.ink_saver
+    tasks: list[tuple[float, tuple]] = []
+    per_game = []
+    for gi, (printable, rendered) in enumerate(printables):
+        game_jobs = _jobs(printable, rendered, options, code)
+        game_out = out / printable.game.name
+        by_component: dict[str, list[Job]] = {}
+        for job in game_jobs:
+            by_component.setdefault(job.component, []).append(job)
+        for group in by_component.values():
+            todo = [j for j in group if options.force or not cache.fresh(j.target, j.key)]
+            for j in group:
+                if j not in todo:
+                    report.files.append(Written(j.target, pages_of(j, options), len(j.pieces), j.note, True))
+            if todo:
+                cost = sum(len(f.svg) for j in todo for f in _distinct_faces(j.pieces)) + 1
+                tasks.append((cost, ("pdf", todo)))
+        exported = []
+        if exporting:
+            recorded = {e["component"]: e for e in cache.exports_of(printable.game.name)}
+            for ci, component in enumerate(printable.components()):
+                if _exports.exported(component):
+                    exported.append(component.id)
+                    cost = 4 * sum(len(f.svg) for p in rendered.get((component.id, comp.style_for(component)[0]), [])
+                                   for f in _distinct_faces([p]))
+                    tasks.append((cost, ("export", gi, component.id, ci, recorded.get(component.id))))
+        per_game.append((printable, rendered, game_jobs, game_out, exported))
+
+    global _WORK
+    _WORK = {"options": options, "printables": printables, "out": out, "code": code}
+    total = sum(len(t[1][1]) if t[1][0] == "pdf" else 1 for t in tasks) or 1
+    done = 0
+    results: dict[tuple[str, str], ComponentExport] = {}
+    try:
+        for task, result in _run_all([t for _, t in sorted(tasks, key=lambda t: -t[0])], options.workers):
+            if task[0] == "pdf":
+                for job, pages in zip(task[1], result):
+                    cache.record(job.target, job.key)
+                    report.files.append(Written(job.target, pages, len(job.pieces), job.note, False))
+                    done += 1
+                    if progress:
+                        progress(job.target.name, done, total)
+            else:
+                printable = printables[task[1]][0]
+                results[(printable.game.name, task[2])] = result
+                done += 1
+                if progress:
+                    progress(f"{printable.game.name} {task[2]} exports", done, total)
+    finally:
+        _WORK = {}
+
+    for printable, rendered, game_jobs, game_out, exported in per_game:
+        game = printable.game.name
+        extra: list[str] = []
+        if options.svg:
+            for path, svg in _loose_svgs(printable, rendered, game_out, suffix):
+                key = _key(code, svg)
+                if options.force or not cache.fresh(path, key):
+                    atomic_write(path, _standalone_svg(svg, path).encode("utf-8"))
+                    cache.record(path, key)
+                extra.append(str(path.relative_to(game_out)))
+            font_dir = game_out / "svg" / "fonts"
+            for f in fonts.font_files():
+                if not (font_dir / f.name).exists():
+                    atomic_write(font_dir / f.name, f.read_bytes())
+                extra.append(str((font_dir / f.name).relative_to(game_out)))
+        done_exports = [results[(game, cid)] for cid in exported]
+        report.exports += done_exports
+        extra += _finish_exports(printable, game_out, done_exports, options)
+        guide = printing_guide(printable.manifest, game_jobs, game_out)
+        if exporting:
+            guide += exports_guide(printable.manifest.title, printable.components(), done_exports,
+                                   options.exports, game, bleed=options.bleed)
+        _write_if_changed(game_out / "PRINTING.md", guide.encode("utf-8"))
+        extra.append("PRINTING.md")
+        for e in done_exports:
+            extra += e.files
+        game_files = [f for f in report.files if f.path.is_relative_to(game_out)]
+        digest = next(d for g, _, d in stale if g.name == game)
+        cache.games[game] = {"inputs": digest, "extra": sorted(set(extra)),
+                             "files": [[str(f.path), f.pages, f.pieces, f.note] for f in game_files],
+                             "exports": [_exports.result_dict(e) for e in done_exports]}
+
+
+def _finish_exports(printable: Printable, game_out: Path, done: list[ComponentExport],
+                    options: BuildOptions) -> list[str]:
+    """The game's Tabletop Simulator saved object and contact sheet, from its components' exports."""
+    if not done:
+        return []
+    game = printable.game.name
+    files = []
+    if options.exports.tts:
+        objects = [o for e in done for o in e.tts]
+        saved = tts.saved_object(printable.manifest.title, objects)
+        target = game_out / "tts" / f"{game}-saved-object.json"
+        _write_if_changed(target, (json.dumps(saved, indent=1) + "\n").encode("utf-8"))
+        files.append(str(target.relative_to(game_out)))
+    if options.exports.contact:
+        target = game_out / f"{game}-contact-sheet.pdf"
+        if not target.exists() or any(not e.skipped for e in done):
+            _exports.merge_contact([game_out / e.contact for e in done if e.contact], target)
+        files.append(target.name)
+    return files
+
+
+def _write_if_changed(path: Path, data: bytes) -> None:
+    """A rebuild that changes nothing leaves the file alone (its time too)."""
+    try:
+        if path.read_bytes() == data:
+            return
+    except OSError:
+        pass
+    atomic_write(path, data)
+
+
+def _distinct_faces(pieces: list[Piece]) -> list[Face]:
+    seen: dict[str, Face] = {}
+    for p in pieces:
+        for f in (p.front, p.back):
+            if f is not None:
+                seen.setdefault(f.digest, f)
+    return list(seen.values())
+
+
+# --- work in processes --------------------------------------------------------------------
+_WORK: dict = {}
+"""What the worker processes need, set before they are forked (a task names its part by index)."""
+
+
+def _task(task: tuple):
+    options: BuildOptions = _WORK["options"]
+    try:
+        if task[0] == "pdf":
+            return [_write(job, options) for job in task[1]]
+        _, gi, component_id, ci, recorded = task
+        printable = _WORK["printables"][gi][0]
+        component = next(c for c in printable.components() if c.id == component_id)
+        return _exports.run(printable, component, ci, options.exports, _WORK["out"] / printable.game.name,
+                            options.bleed, _WORK["code"], recorded)
+    except RenderError as exc:
+        raise BuildError(str(exc)) from None
+
+
+def _run_all(tasks: list[tuple], workers: int | None):
+    """``(task, result)`` as each finishes: in this process for one worker
+    or one task, else in forked processes (they share what was drawn)."""
+    n = workers or _cores()
+    if n <= 1 or len(tasks) <= 1 or "fork" not in mp.get_all_start_methods():
+        for t in tasks:
+            yield t, _task(t)
+        return
+    with ProcessPoolExecutor(max_workers=min(n, len(tasks)), mp_context=mp.get_context("fork")) as pool:
+        futures = {pool.submit(_task, t): t for t in tasks}
+        try:
+            for fut in as_completed(futures):
+                yield futures[fut], fut.result()
+        except BaseException:
+            pool.shutdown(cancel_futures=True)
+            raise
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+# --- what a game's build reads -----------------------------------------------------------------
+def _files_digest(h, root: Path) -> None:
+    for p in sorted(root.rglob("*")):
+        if p.is_file() and "__pycache__" not in p.parts and not p.name.startswith("."):
+            h.update(str(p.relative_to(root)).encode() + b"\0")
+            h.update(p.read_bytes())
+
+
+_TREE: list[str] = []
+
+
+def _code_tree_digest() -> str:
+    """Everything of ours that decides what a face looks like: the
+    generator, the engine (layouts, formulas), labkit (the card sets),
+    and the versions of the packages that draw."""
+    if not _TREE:
+        import importlib.metadata as md
+        import importlib.util
+
+        h = hashlib.sha256()
+        for pkg in ("generator", "engine", "labkit"):
+            spec = importlib.util.find_spec(pkg)
+            for folder in spec.submodule_search_locations or []:
+                _files_digest(h, Path(folder))
+        for dist in ("reportlab", "svglib", "rdkit", "jinja2", "pypdfium2", "pillow"):
+            try:
+                h.update(f"{dist}={md.version(dist)}".encode())
+            except md.PackageNotFoundError:
+                h.update(dist.encode())
+        _TREE.append(h.hexdigest())
+    return _TREE[0]
+
+
+def _inputs_digest(game, folder: Path | None, options: BuildOptions) -> str:
+    h = hashlib.sha256(_code_tree_digest().encode())
+    data = Path(folder) if folder is not None else cardsets.data_dir(game)
+    if data.is_file():
+        h.update(data.read_bytes())
+    else:
+        _files_digest(h, data)
+    tdir = cardsets.template_dir(game)
+    for root in ([tdir] if tdir else []) + [TEMPLATE_DIR / "common"]:
+        h.update(b"--templates--")
+        _files_digest(h, root)
+    for f in fonts.font_files():
+        st = f.stat()
+        h.update(f"{f.name}:{st.st_size}:{st.st_mtime_ns}".encode())
+    opts = {k: v for k, v in asdict(options).items() if k not in ("force", "workers", "games")}
+    opts["out"] = str(Path(options.out).resolve())
+    h.update(json.dumps(opts, sort_keys=True, default=str).encode())
+    return h.hexdigest()
 
 
 def _loose_svgs(printable: Printable, rendered: Rendered, game_out: Path, suffix: str) -> list[tuple[Path, str]]:

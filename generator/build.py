@@ -268,28 +268,79 @@ def build(options: BuildOptions, progress: Callable[[str, int, int], None] | Non
     out = Path(options.out)
     cache = _Cache(out)
     report = BuildReport()
-    stale = []
-    for game, folder in targets(options):
-        digest = _inputs_digest(game, folder, options)
-        if not options.force and _game_fresh(cache, out, game.name, digest):
-            rec = cache.games[game.name]
-            report.files += [Written(Path(f), pages, pieces, note, True) for f, pages, pieces, note in rec["files"]]
-            report.exports += [ComponentExport.from_dict(dict(e, skipped=True, seconds=0.0)) for e in rec["exports"]]
-            report.fresh_games.append(game.name)
-        else:
-            stale.append((game, folder, digest))
-    if stale:
-        _build_stale(options, stale, cache, report, progress)
+    fresh = _all_fresh(options, cache)
+    if fresh is not None:
+        for name in fresh:
+            _report_fresh(report, cache, name)
+    else:
+        stale = []
+        for game, folder in targets(options):
+            where = _where(game, folder)
+            digest = _inputs_digest(where, options)
+            if not options.force and _game_fresh(cache, out, game.name, digest):
+                _report_fresh(report, cache, game.name)
+            else:
+                stale.append((game, folder, digest))
+        if stale:
+            _build_stale(options, stale, cache, report, progress)
     cache.save()
     report.seconds = time.perf_counter() - started
     return report
 
 
+def _report_fresh(report: BuildReport, cache: "_Cache", name: str) -> None:
+    rec = cache.games[name]
+    report.files += [Written(Path(f), pages, pieces, note, True) for f, pages, pieces, note in rec["files"]]
+    report.exports += [ComponentExport.from_dict(dict(e, skipped=True, seconds=0.0)) for e in rec["exports"]]
+    report.fresh_games.append(name)
+
+
+def _all_fresh(options: BuildOptions, cache: "_Cache") -> list[str] | None:
+    """The games to build, when every one of them is unchanged since the
+    build that recorded it: told from where each game is declared and the
+    files it was read from, without importing a game. None: look closer."""
+    if options.force:
+        return None
+    by_origin = {rec.get("origin"): name for name, rec in cache.games.items()}
+    declared = registry.origins()
+    if options.games:
+        names = list(options.games)
+    elif all(o in by_origin for o in declared):
+        names = [by_origin[o] for o in declared]
+    else:
+        return None
+    if options.data_dir is not None and len(names) != 1:
+        return None
+    for name in names:
+        rec = cache.games.get(name)
+        if rec is None or rec.get("origin") not in declared:
+            return None
+        where = rec["where"]
+        if options.data_dir is not None and where["data"] != str(Path(options.data_dir).resolve()):
+            return None
+        if options.data_dir is None and not where["own_data"]:
+            return None
+        if not _game_fresh(cache, Path(options.out), name, _inputs_digest(where, options)):
+            return None
+    return names
+
+
+def _where(game: GameDescriptor, folder: Path | None) -> dict:
+    """The folders a game's build reads, recorded so that the next build can
+    tell that they did not change without loading the game."""
+    tdir = cardsets.template_dir(game)
+    data = Path(folder) if folder is not None else cardsets.data_dir(game)
+    return {"data": str(data.resolve()), "templates": str(tdir.resolve()) if tdir else None,
+            "own_data": folder is None}
+
+
 def _game_fresh(cache: "_Cache", out: Path, game: str, digest: str) -> bool:
     rec = cache.games.get(game)
-    return (rec is not None and rec.get("inputs") == digest
-            and all(Path(f[0]).exists() for f in rec["files"])
-            and all((out / game / f).exists() for f in rec["extra"]))
+    if rec is None or rec.get("inputs") != digest:
+        return False
+    base = os.path.join(out, game)
+    exists = os.path.exists
+    return all(exists(f[0]) for f in rec["files"]) and all(exists(os.path.join(base, f)) for f in rec["extra"])
 
 
 def _build_stale(options: BuildOptions, stale, cache: "_Cache", report: BuildReport,
@@ -377,8 +428,9 @@ def _build_stale(options: BuildOptions, stale, cache: "_Cache", report: BuildRep
         for e in done_exports:
             extra += e.files
         game_files = [f for f in report.files if f.path.is_relative_to(game_out)]
-        digest = next(d for g, _, d in stale if g.name == game)
+        descriptor, folder, digest = next(t for t in stale if t[0].name == game)
         cache.games[game] = {"inputs": digest, "extra": sorted(set(extra)),
+                             "origin": registry.origin(game), "where": _where(descriptor, folder),
                              "files": [[str(f.path), f.pages, f.pieces, f.note] for f in game_files],
                              "exports": [_exports.result_dict(e) for e in done_exports]}
 
@@ -469,10 +521,16 @@ def _cores() -> int:
 
 # --- what a game's build reads -----------------------------------------------------------------
 def _files_digest(h, root: Path) -> None:
-    for p in sorted(root.rglob("*")):
-        if p.is_file() and "__pycache__" not in p.parts and not p.name.startswith("."):
-            h.update(str(p.relative_to(root)).encode() + b"\0")
-            h.update(p.read_bytes())
+    """Every file under ``root`` (names and bytes), caches and hidden files aside."""
+    found = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "__pycache__" and not d.startswith(".")]
+        rel = os.path.relpath(folder, root)
+        found += [(os.path.join(rel, f), os.path.join(folder, f)) for f in files if not f.startswith(".")]
+    for rel, full in sorted(found):
+        h.update(rel.encode() + b"\0")
+        with open(full, "rb") as f:
+            h.update(f.read())
 
 
 _TREE: list[str] = []
@@ -500,14 +558,16 @@ def _code_tree_digest() -> str:
     return _TREE[0]
 
 
-def _inputs_digest(game, folder: Path | None, options: BuildOptions) -> str:
+def _inputs_digest(where: dict, options: BuildOptions) -> str:
     h = hashlib.sha256(_code_tree_digest().encode())
-    data = Path(folder) if folder is not None else cardsets.data_dir(game)
+    data = Path(where["data"])
     if data.is_file():
         h.update(data.read_bytes())
-    else:
+    elif data.is_dir():
         _files_digest(h, data)
-    tdir = cardsets.template_dir(game)
+    else:
+        h.update(b"missing")
+    tdir = Path(where["templates"]) if where["templates"] else None
     for root in ([tdir] if tdir else []) + [TEMPLATE_DIR / "common"]:
         h.update(b"--templates--")
         _files_digest(h, root)

@@ -20,6 +20,12 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from math import ceil
+from pathlib import Path
+
+from generator import pictures
+from generator.manifest import Component
+from generator.pdf import Face
+from generator.printable import BuildError
 
 MAX_COLS, MAX_ROWS, MAX_SIDE = 10, 7, 4096
 CARD_SIDE_MM = 130.0
@@ -121,3 +127,104 @@ def saved_object(title: str, objects: list[dict]) -> dict:
     return {"SaveName": title, "GameMode": "", "Date": "", "Gravity": 0.5, "PlayArea": 0.5, "Table": "",
             "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
             "ObjectStates": objects, "TabStates": {}, "VersionNumber": ""}
+
+
+def component_objects(component: Component, index: int, designs, images, size, ppm, folder: Path, game_out: Path):
+    """A component's pictures for the table and its objects: a deck on sheets,
+    or a tile or token per piece (a pad of sheets is one tile)."""
+    from PIL import Image
+
+    has_back = all(p.back for p, _ in designs)
+    x = index * 12.0
+    written: list[Path] = []
+    objects: list[dict] = []
+
+    def trimmed(face: Face):
+        return pictures.trim(images[face.digest], size, ppm)
+
+    if component.kind == "deck" and has_back and max(size) <= CARD_SIDE_MM:
+        native = trimmed(designs[0][0].front).size
+        backs = {p.back.digest for p, _ in designs}
+        unique = len(backs) > 1
+        decks, cards = {}, []
+        start = 0
+        for s, n in enumerate(sheets_for(len(designs))):
+            chunk = designs[start:start + n]
+            grid = grid_for(n + 1, native)
+            if s >= 10:
+                raise BuildError(f"component {component.id}: more than 10 Tabletop Simulator sheets")
+            deck_id = (index + 1) * 10 + s
+            faces = Image.new("RGB", grid.size, "white")
+            back_sheet = Image.new("RGB", grid.size, "white") if unique else None
+            hidden = grid.cols * grid.rows - 1
+            for slot, (piece, count) in enumerate(chunk):
+                cell = ((slot % grid.cols) * grid.cell[0], (slot // grid.cols) * grid.cell[1])
+                faces.paste(trimmed(piece.front).resize(grid.cell, Image.LANCZOS), cell)
+                if back_sheet is not None:
+                    back_sheet.paste(trimmed(piece.back).resize(grid.cell, Image.LANCZOS), cell)
+                cards += [(deck_id * 100 + slot, piece.label)] * count
+            # The hidden card: the back, in the sheet's last slot.
+            last = ((hidden % grid.cols) * grid.cell[0], (hidden // grid.cols) * grid.cell[1])
+            faces.paste(trimmed(chunk[0][0].back).resize(grid.cell, Image.LANCZOS), last)
+            face_path = folder / f"{component.id}-sheet-{s + 1}.png"
+            pictures.save_png(faces, face_path)
+            written.append(face_path)
+            if back_sheet is not None:
+                back_sheet.paste(trimmed(chunk[0][0].back).resize(grid.cell, Image.LANCZOS), last)
+                back_path = folder / f"{component.id}-backs-{s + 1}.png"
+                pictures.save_png(back_sheet, back_path)
+            else:
+                back_path = folder / f"{component.id}-back.png"
+                if back_path not in written:
+                    pictures.save_png(trimmed(designs[0][0].back).resize(grid.cell, Image.LANCZOS), back_path)
+            if back_path not in written:
+                written.append(back_path)
+            decks[deck_id] = custom_deck(pictures.file_url(face_path), pictures.file_url(back_path), grid, unique_back=unique,
+                                             square=abs(size[0] - size[1]) < 0.5)
+            start += n
+        objects.append(deck_object(f"{component.id}", component.name, decks, cards, size, (x, 0.0)))
+        kind = "deck"
+    else:
+        round_ = component.shape == "round"
+        token = round_ and not has_back and component.kind in ("token", "deck")
+        kind = "token" if token else "tile"
+        copies = [(p, 1) for p, _ in designs] if component.kind == "sheet" else designs  # a pad: one tile
+        for j, (piece, count) in enumerate(copies):
+            stem = pictures.slug(piece.key.split("/")[-1]) if "/" in piece.key else pictures.slug(component.id)
+            front = _picture(trimmed(piece.front), round_ and token)
+            front_path = folder / f"{stem}-front.png"
+            pictures.save_png(front, front_path)
+            written.append(front_path)
+            back_url = ""
+            if piece.back is not None:
+                back_path = folder / f"{stem}-back.png"
+                pictures.save_png(_picture(trimmed(piece.back), False), back_path)
+                written.append(back_path)
+                back_url = pictures.file_url(back_path)
+            for c in range(count):
+                at = (x, j * (max(size) / 25.4 + 0.5))
+                name = f"{component.id}/{j}/{c}"
+                obj = (token_object(name, piece.label, pictures.file_url(front_path), size, at) if token
+                       else tile_object(name, piece.label, pictures.file_url(front_path), back_url, size, at, round_=round_))
+                obj["Transform"]["posY"] = round(1.0 + 0.2 * c, 3)
+                objects.append(obj)
+    for obj in objects:
+        obj["Description"] = component.name   # which component a piece on the table belongs to
+    pictures.remove_stale(folder, written)
+    return kind, objects, [str(p.relative_to(game_out)) for p in written]
+
+
+def _picture(image, round_: bool):
+    from PIL import Image, ImageDraw
+
+    k = min(1.0, TILE_SIDE_PX / max(image.size))
+    if k < 1:
+        image = image.resize((round(image.size[0] * k), round(image.size[1] * k)), Image.LANCZOS)
+    if not round_:
+        return image
+    # A round token's picture is transparent outside its circle: a token takes its shape from it.
+    mask = Image.new("L", image.size, 0)
+    ImageDraw.Draw(mask).ellipse((0, 0, image.size[0] - 1, image.size[1] - 1), fill=255)
+    out = image.convert("RGBA")
+    out.putalpha(mask)
+    return out

@@ -249,7 +249,7 @@ def test_rebuild_writes_nothing_and_a_change_rebuilds_what_it_feeds(tmp_path, mo
     shutil.copytree(cardsets.package_dir(GAME.templates), pkg / "templates")
     shutil.copytree(cardsets.data_dir(GAME), pkg / "data", ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.syspath_prepend(str(tmp_path))
-    game = registry.register(replace(GAME, templates="toycopy.templates", data="toycopy.data"))
+    registry.register(replace(GAME, templates="toycopy.templates", data="toycopy.data"))
     try:
         out = tmp_path / "out"
         options = BuildOptions(games=["toyrace"], out=out, papers=("a4",), svg=False,

@@ -85,6 +85,8 @@ class BuildReport:
     seconds: float = 0.0
     exports: list = field(default_factory=list)
     """Per component: what was exported and how long it took (:class:`exports.ComponentExport`)."""
+    phases: dict[str, float] = field(default_factory=dict)
+    """Seconds spent reading and drawing (``check``), writing (``write``), finishing (``finish``)."""
     fresh_games: list[str] = field(default_factory=list)
     """Games whose inputs were unchanged: nothing of them was drawn or written."""
 
@@ -122,16 +124,26 @@ def plan(options: BuildOptions, chosen: list[tuple[GameDescriptor, Path | None]]
     """The games read, drawn and checked; raises :class:`BuildError` with
     every problem of every game."""
     problems: list[str] = []
-    loaded = []
+    printables = []
     for game, folder in (targets(options) if chosen is None else chosen):
         try:
-            printable = load(game, folder)
+            printables.append(load(game, folder))
         except DataError as exc:
             problems.extend(str(p) for p in exc.problems)
-            continue
-        rendered, found = check(printable, bleed=options.bleed, ink_saver=options.ink_saver, layouts=options.layouts)
+    # Drawing every face is a task per game, in the worker processes.
+    global _WORK
+    _WORK = {"options": options, "printables": [(p, None) for p in printables]}
+    checked: dict[int, tuple[Rendered, list[str]]] = {}
+    try:
+        for task, result in workers.run_all(_task, [("check", i) for i in range(len(printables))], options.workers):
+            checked[task[1]] = result
+    finally:
+        _WORK = {}
+    loaded = []
+    for i, printable in enumerate(printables):
+        rendered, found = checked[i]
         loaded.append((printable, rendered))
-        problems.extend(str(p) for p in found)
+        problems.extend(found)
     if problems:
         raise BuildError("\n".join(dict.fromkeys(problems)))
     return loaded
@@ -187,7 +199,9 @@ def _report_fresh(report: BuildReport, cache: rebuild.Cache, name: str) -> None:
 def _build_stale(options: BuildOptions, stale, cache: rebuild.Cache, report: BuildReport,
                  progress: Callable[[str, int, int], None] | None) -> None:
     fonts.register()
+    t0 = time.perf_counter()
     printables = plan(options, [(g, f) for g, f, _ in stale])  # drawn and checked: raises before anything is written
+    report.phases["check"] = time.perf_counter() - t0
     out = Path(options.out)
     code = _code_digest()
     suffix = "-ink-saver" if options.ink_saver else ""
@@ -241,6 +255,7 @@ def _build_stale(options: BuildOptions, stale, cache: rebuild.Cache, report: Bui
                     progress(f"{printable.game.name} {task[2]} exports", done, total)
     finally:
         _WORK = {}
+    report.phases["write"] = time.perf_counter() - t0 - report.phases["check"]
 
     for printable, rendered, game_jobs, game_out, exported in per_game:
         game = printable.game.name
@@ -314,6 +329,11 @@ _WORK: dict = {}
 def _task(task: tuple):
     options: BuildOptions = _WORK["options"]
     try:
+        if task[0] == "check":
+            printable = _WORK["printables"][task[1]][0]
+            rendered, found = check(printable, bleed=options.bleed, ink_saver=options.ink_saver,
+                                    layouts=options.layouts)
+            return rendered, [str(p) for p in found]
         if task[0] == "pdf":
             return [sheets.write(job, options) for job in task[1]]
         _, gi, component_id, ci, recorded = task

@@ -50,7 +50,7 @@ def component_pages(target: Path, title: str, component: Component, pieces: list
         for i, group in enumerate(faces[start:start + per]):
             cx = margin + (i % cols) * CELL_MM
             cy = page_h - margin - 8 - (i // cols + 1) * (CELL_MM + label)
-            thumb = pictures.trim(images[group[0].digest], size, ppm).resize(thumb_px, Image.LANCZOS)
+            thumb = pictures.trim(images[group[0].digest], size, ppm).resize(thumb_px, Image.LANCZOS, reducing_gap=2.0)
             c.drawImage(ImageReader(thumb), pt(cx + (CELL_MM - w) / 2), pt(cy + label), pt(w), pt(h))
             c.setFont(fonts.REGULAR, 6)
             more = f" (+{len(group) - 1})" if len(group) > 1 else ""

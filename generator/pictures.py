@@ -31,7 +31,7 @@ def trim(image, size: tuple[float, float], ppm: float):
 
 def save_png(image, path: Path) -> None:
     buf = io.BytesIO()
-    image.save(buf, format="PNG", compress_level=3)
+    image.save(buf, format="PNG", compress_level=1)  # speed over size: these are uploaded once
     atomic_write(path, buf.getvalue())
 
 

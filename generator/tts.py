@@ -159,24 +159,24 @@ def component_objects(component: Component, index: int, designs, images, size, p
             hidden = grid.cols * grid.rows - 1
             for slot, (piece, count) in enumerate(chunk):
                 cell = ((slot % grid.cols) * grid.cell[0], (slot // grid.cols) * grid.cell[1])
-                faces.paste(trimmed(piece.front).resize(grid.cell, Image.LANCZOS), cell)
+                faces.paste(trimmed(piece.front).resize(grid.cell, Image.LANCZOS, reducing_gap=2.0), cell)
                 if back_sheet is not None:
-                    back_sheet.paste(trimmed(piece.back).resize(grid.cell, Image.LANCZOS), cell)
+                    back_sheet.paste(trimmed(piece.back).resize(grid.cell, Image.LANCZOS, reducing_gap=2.0), cell)
                 cards += [(deck_id * 100 + slot, piece.label)] * count
             # The hidden card: the back, in the sheet's last slot.
             last = ((hidden % grid.cols) * grid.cell[0], (hidden // grid.cols) * grid.cell[1])
-            faces.paste(trimmed(chunk[0][0].back).resize(grid.cell, Image.LANCZOS), last)
+            faces.paste(trimmed(chunk[0][0].back).resize(grid.cell, Image.LANCZOS, reducing_gap=2.0), last)
             face_path = folder / f"{component.id}-sheet-{s + 1}.png"
             pictures.save_png(faces, face_path)
             written.append(face_path)
             if back_sheet is not None:
-                back_sheet.paste(trimmed(chunk[0][0].back).resize(grid.cell, Image.LANCZOS), last)
+                back_sheet.paste(trimmed(chunk[0][0].back).resize(grid.cell, Image.LANCZOS, reducing_gap=2.0), last)
                 back_path = folder / f"{component.id}-backs-{s + 1}.png"
                 pictures.save_png(back_sheet, back_path)
             else:
                 back_path = folder / f"{component.id}-back.png"
                 if back_path not in written:
-                    pictures.save_png(trimmed(designs[0][0].back).resize(grid.cell, Image.LANCZOS), back_path)
+                    pictures.save_png(trimmed(designs[0][0].back).resize(grid.cell, Image.LANCZOS, reducing_gap=2.0), back_path)
             if back_path not in written:
                 written.append(back_path)
             decks[deck_id] = custom_deck(pictures.file_url(face_path), pictures.file_url(back_path), grid, unique_back=unique,
@@ -219,7 +219,7 @@ def _picture(image, round_: bool):
 
     k = min(1.0, TILE_SIDE_PX / max(image.size))
     if k < 1:
-        image = image.resize((round(image.size[0] * k), round(image.size[1] * k)), Image.LANCZOS)
+        image = image.resize((round(image.size[0] * k), round(image.size[1] * k)), Image.LANCZOS, reducing_gap=2.0)
     if not round_:
         return image
     # A round token's picture is transparent outside its circle: a token takes its shape from it.

@@ -118,10 +118,13 @@ def run(console) -> None:
         runs.append(("nothing changed", _run(tmp / "all", games, None), GOAL_REBUILD_S))
         changed = _one_card_changed(tmp / "changed", games)
         if changed:
-            runs.append((f"one {changed['game']} card changed", changed, None))
+            runs.append((f"one card changed ({changed['game']})", changed, None))
         exported = _run(tmp / "exports", games, None, exports=True)
         again = _run(tmp / "exports", games, None, exports=True)
-    table = Table(title=f"Print: {', '.join(games)} (A4 + Letter, grid + bleed, SVGs), {cores} cores")
+    from labkit import registry
+
+    titles = ", ".join(registry.find(g).title for g in games)
+    table = Table(title=f"{titles} full build (A4 + Letter, grid + bleed, SVGs), {cores} cores")
     for col in ("run", "in build s", "goal s", "CPU s (all processes)", "check / write s", "wall s", "imports s",
                 "files written", "pages written", "peak MB (parent/child)", "load avg"):
         table.add_column(col, justify="left" if col == "run" else "right")

@@ -211,9 +211,10 @@ def _build_stale(options: BuildOptions, stale, cache: rebuild.Cache, report: Bui
     for gi, (printable, rendered) in enumerate(printables):
         game_jobs = sheets.jobs(printable, rendered, options, code)
         game_out = out / printable.game.name
-        by_component: dict[str, list[Job]] = {}
+        by_component: dict[tuple[str, str], list[Job]] = {}
         for job in game_jobs:
-            by_component.setdefault(job.component, []).append(job)
+            # grid and bleed faces are different drawings: only the papers share conversions
+            by_component.setdefault((job.component, job.style), []).append(job)
         for group in by_component.values():
             todo = [j for j in group if options.force or not cache.fresh(j.target, j.key)]
             for j in group:

@@ -99,3 +99,47 @@ def printing_guide(manifest: Manifest, jobs: Iterable["Job"], game_out: Path,
 def _size(component: Component) -> str:
     w, h = component.trim  # type: ignore[misc]
     return f"{w:g} x {h:g} mm" + (", round" if component.shape == "round" else "")
+
+
+# --- files for print shops and virtual tables (generator/exports.py) ---------------------
+def exports_guide(title: str, components: list[Component], done: list, options, game: str, *, bleed: float) -> str:
+    """PRINTING.md's part on the 1-up PDFs, shop images, Tabletop Simulator
+    and the contact sheet: which file goes where, and which pieces a shop
+    has no product for."""
+    from generator.shops import SHOPS
+
+    names = {c.id: c.name for c in components}
+    lines = ["## For print shops and virtual tables", ""]
+    if options.one_up:
+        lines += [f"- `1-up/{game}-<component>-1up.pdf`: one piece a page, every copy, a two-sided piece front",
+                  f"  then back; each page's TrimBox is the cut and its BleedBox {bleed:g} mm beyond it. For a shop",
+                  "  that lays out the pieces itself.", ""]
+    for sid in options.shops:
+        shop = SHOPS[sid]
+        lines += [f"### {shop.name}", "",
+                  f"`shops/{sid}/<component>/`: one PNG per face at 300 dpi with the shop's bleed, numbered so",
+                  "each `-front` has its `-back` beside it (or one `back.png` when every piece shares it), and",
+                  f"`quantities.csv` (file, back, count). {shop.upload[0].upper()}{shop.upload[1:]}.", "",
+                  "| component | printed as |", "|---|---|"]
+        for e in done:
+            product = e.products.get(sid, "")
+            lines.append(f"| {names.get(e.component, e.component)} | "
+                         + (product if product else f"not exported: no {shop.name} size of "
+                            f"{e.size[0]:g} x {e.size[1]:g} mm in our table of published sizes "
+                            "(print it from the 1-up PDF or at home)") + " |")
+        lines.append("")
+    if options.tts:
+        lines += ["### Tabletop Simulator", "",
+                  f"Copy `tts/{game}-saved-object.json` into Tabletop Simulator's `Saves/Saved Objects` folder",
+                  "(Documents/My Games/Tabletop Simulator on Windows) and spawn it from Objects > Saved Objects:",
+                  "the decks (sheets of at most 10 x 7 cards, the back in the last slot as the hidden card), the",
+                  "boards, tiles and tokens. Its pictures are addressed as `file:///` paths to this folder, written",
+                  "at build time: they load on this computer only, and not after the folder moves (build again).",
+                  "To play with others online, upload the pictures in `tts/` (Tabletop Simulator's Cloud Manager",
+                  "or any web host) and replace the `file:///` addresses in the JSON with theirs.",
+                  "Paper dice are not exported: use Tabletop Simulator's own dice. A pad of sheets is one tile.", ""]
+    if options.contact:
+        lines += ["### Proofing", "",
+                  f"`{game}-contact-sheet.pdf`: every face of every exported component with its id, to check",
+                  "the whole set at a glance before ordering.", ""]
+    return "\n".join(lines)

@@ -83,17 +83,35 @@ def list_games() -> None:
 @click.option("--ink-saver", is_flag=True, help="White backgrounds and outlines, for home printers.")
 @click.option("--no-svg", is_flag=True, help="Skip the loose SVG files.")
 @click.option("--force", is_flag=True, help="Rewrite every file, even unchanged ones.")
+@click.option("--shop", "shop", default="thegamecrafter,makeplayingcards", show_default=True,
+              help="Per-face PNGs at these print shops' sizes (comma-separated; 'none' for none).")
+@click.option("--one-up/--no-one-up", default=True, show_default=True,
+              help="1-up PDFs: one piece a page with its own TrimBox and BleedBox.")
+@click.option("--tts/--no-tts", default=True, show_default=True,
+              help="Tabletop Simulator deck sheets, pictures and saved object.")
+@click.option("--contact/--no-contact", default=True, show_default=True,
+              help="A contact sheet of every face with its id.")
+@click.option("--jobs", "workers", type=click.IntRange(1, 64), default=None,
+              help="Processes to build with. Default: one per core.")
 def build(names, games, paper, bleed, layout_, out: Path, data_dir, no_backs, back_offset, ink_saver, no_svg,
-          force) -> None:
+          force, shop, one_up, tts, contact, workers) -> None:
     """Render every component to PDF (A4 and Letter) and SVG: of every game,
     or of the GAMEs named (like --game)."""
     from generator.build import BuildError, BuildOptions, build as run_build
+    from generator.exports import ExportOptions
+    from generator.shops import SHOPS
     from labkit.setfiles import is_set_path
+
+    shops = tuple(dict.fromkeys(s.strip() for s in shop.split(",") if s.strip() and s.strip() != "none"))
+    for s in shops:
+        if s not in SHOPS:
+            _fail(f"--shop: unknown shop {s!r} (known: {', '.join(SHOPS)}, or none)")
 
     options = BuildOptions(
         games=list(dict.fromkeys([*names, *games])), papers=("a4", "letter") if paper == "both" else (paper,),
         bleed=bleed, out=out, data_dir=data_dir, layouts=("grid", "bleed") if layout_ == "both" else (layout_,),
-        backs=not no_backs, back_offset=back_offset, ink_saver=ink_saver, svg=not no_svg, force=force)
+        backs=not no_backs, back_offset=back_offset, ink_saver=ink_saver, svg=not no_svg, force=force,
+        exports=ExportOptions(shops=shops, one_up=one_up, tts=tts, contact=contact), workers=workers)
     if data_dir is not None and not is_set_path(data_dir):
         _fail(f"{data_dir}: not a folder or a .zip (give a card set: labkit new-set makes one)")
     try:
@@ -110,6 +128,13 @@ def build(names, games, paper, bleed, layout_, out: Path, data_dir, no_backs, ba
     except OSError as exc:
         _fail(f"{exc.filename or out}: {exc.strerror or exc}")
     _summary(report, options.out, options.papers)
+    if report.exports:
+        made = [e for e in report.exports if not e.skipped]
+        console.print(f"Shop images, 1-up PDFs, Tabletop Simulator and contact sheets: {len(made)} components "
+                      f"exported, {len(report.exports) - len(made)} unchanged "
+                      f"({', '.join(options.exports.shops) or 'no shops'}).")
+    elif ink_saver:
+        console.print("With --ink-saver only the home-printing files are built (shops and screens want full colour).")
     console.print(f"Print at 100% scale. How to print each file: {options.out}/<game>/PRINTING.md")
 
 

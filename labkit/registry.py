@@ -53,6 +53,30 @@ def _from_env(value: str) -> tuple[GameDescriptor, ...]:
     return tuple(_load(t, ENV) for t in value.split(",") if t.strip())
 
 
+def origins() -> list[str]:
+    """Where each game is declared (entry point, ``LABKIT_GAMES``, registered),
+    without importing any: a build that recorded which game each came from
+    can tell that nothing changed before loading a game."""
+    out = [f"entry point {ep.name}={ep.value}" for ep in sorted(entry_points(group=GROUP), key=lambda ep: ep.name)]
+    out += [f"{ENV}={t.strip()}" for t in os.environ.get(ENV, "").split(",") if t.strip()]
+    out += [f"registered {d.name}:{d.data}:{d.templates}" for d in _registered.values()]
+    return out
+
+
+def origin(name: str) -> str:
+    """The :func:`origins` entry of the game called ``name`` (it is loaded)."""
+    found = games()[name]
+    eps = sorted(entry_points(group=GROUP), key=lambda ep: ep.name)
+    for ep, d in zip(eps, _installed()):
+        if d is found:
+            return f"entry point {ep.name}={ep.value}"
+    targets = [t.strip() for t in os.environ.get(ENV, "").split(",") if t.strip()]
+    for t, d in zip(targets, _from_env(os.environ.get(ENV, ""))):
+        if d is found:
+            return f"{ENV}={t}"
+    return f"registered {found.name}:{found.data}:{found.templates}"
+
+
 def games() -> dict[str, GameDescriptor]:
     """Every game, by name: installed, named in ``LABKIT_GAMES``, registered."""
     return dict(_games(os.environ.get(ENV, ""), _generation[0]))

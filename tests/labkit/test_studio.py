@@ -17,6 +17,7 @@ from labkit.sets import new_set, pack
 from labkit.studio import Studio, create_app
 from labkit.studio.app import tile_id
 from labkit.studio.drawing import source_file
+from tests.labkit.test_broken_sets import BREAKS
 from tests.labkit.test_sets import EDITS
 
 
@@ -182,3 +183,23 @@ def test_the_command_refuses_what_is_not_a_set_in_words(tmp_path, labkit):
     (tmp_path / "empty").mkdir()
     refused = labkit("studio", tmp_path / "empty", "--no-open")
     assert refused.code == 1 and "game.yaml" in refused.text and "file is missing" in refused.text
+
+
+@pytest.mark.parametrize("game", sorted(BREAKS))
+def test_a_broken_set_shows_every_error_validate_gives(game, tmp_path, labkit):
+    """Issue 19: a structure that is not a molecule, a compound the rules
+    cannot build, a missing column and a file that is not UTF-8 (the same
+    breaks as tests/labkit/test_broken_sets.py) each show on the studio's
+    page, in the words `labkit validate` prints."""
+    folder = tmp_path / "broken"
+    new_set(registry.find(game), folder)
+    studio = Studio(registry.find(game), folder)
+    expected = BREAKS[game](folder)
+    studio.refresh()
+    page = unescape(create_app(studio).test_client().get("/").get_data(as_text=True))
+    problems = page.split('id="problems"', 1)[1].split("</section>", 1)[0]
+    validated = labkit("validate", folder)
+    assert validated.code == 1
+    for message in expected:
+        assert message in validated.text and message in problems, message
+    studio.close()

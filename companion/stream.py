@@ -30,7 +30,9 @@ from companion.web import get_referee
 bp = Blueprint("stream", __name__)
 
 
-def _since() -> int:
+def last_seen_version() -> int:
+    """The version a reconnecting event stream last saw: the browser's
+    ``Last-Event-ID``, else ``?since=`` (a page's first connection); -1 if none."""
     for raw in (request.headers.get("Last-Event-ID"), request.args.get("since")):
         try:
             return int(raw)  # type: ignore[arg-type]
@@ -97,7 +99,7 @@ def events(code: str) -> Any:
     referee = get_referee()
     hub = current_app.extensions["companion_hub"]
     heartbeat = float(current_app.config.get("HEARTBEAT_S", HEARTBEAT_S))
-    since = _since()
+    since = last_seen_version()
 
     def changes() -> Iterator[str]:
         nonlocal caller

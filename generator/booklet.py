@@ -97,6 +97,22 @@ def svg_page(w: float, h: float, body: str) -> str:
             f'viewBox="0 0 {w:.2f} {h:.2f}">{body}</svg>')
 
 
+def recorded_game(game: Any, path: Path) -> Any:
+    """The final state of a game recorded as JSON (players, seed, options and
+    every (seat, action)), replayed from setup through the engine's ``apply``,
+    which refuses an action the rules no longer allow: a worked example that
+    the rules and the booklet must both still agree with."""
+    import json
+
+    data = json.loads(path.read_text(encoding="utf-8"))
+    state = game.setup(data["players"], data["seed"], data["options"])
+    for seat, action in data["actions"]:
+        state = game.apply(state, seat, action)
+    if not game.is_over(state):
+        raise ValueError(f"{path.name}: the game it records has not ended")
+    return state
+
+
 @dataclass
 class BookContext:
     """What a game's figure functions draw with: the rules, the cards, and

@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from flask import (Blueprint, Flask, Response, abort, current_app, render_template, request, send_from_directory,
+from flask import (Blueprint, Flask, Response, abort, current_app, render_template, send_from_directory,
                    stream_with_context)
 
+from companion.stream import last_seen_version
 from labkit.cardsets import package_dir
 from labkit.studio.differences import Difference
 from labkit.studio.drawing import Drawing
@@ -70,15 +71,6 @@ def vendor(name: str) -> Response:
     return send_from_directory(VENDOR, name)
 
 
-def _since() -> int:
-    for raw in (request.headers.get("Last-Event-ID"), request.args.get("since")):
-        try:
-            return int(raw)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            continue
-    return -1
-
-
 def changes_html(studio: Studio, change: Change, d: Drawing, diffs: list[Difference]) -> str:
     """The parts of the page that changed, as out-of-band swaps: each
     changed component whole when its pieces came or went, else each changed tile."""
@@ -102,7 +94,7 @@ def _event(version: int, data: str) -> str:
 @bp.get("/events")
 def events() -> Response:
     studio = get_studio()
-    seen = _since()
+    seen = last_seen_version()
 
     def stream() -> Iterator[str]:
         nonlocal seen

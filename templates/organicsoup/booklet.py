@@ -11,7 +11,6 @@ action; the example's state is that game replayed through the engine's
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -100,25 +99,17 @@ def setup_figure(book: Any, players: int) -> str:
         first = " (plays first)" if i == state.first else ""
         label(hx, hy + hand_h + 4.5, f"Player {i + 1}{first}")
     rows = (players + per_row - 1) // per_row
-    return _svg(width, top + rows * (hand_h + 10), "".join(parts))
+    from generator.booklet import svg_page
 
-
-def _svg(w: float, h: float, body: str) -> str:
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.2f}mm" height="{h:.2f}mm" '
-            f'viewBox="0 0 {w:.2f} {h:.2f}">{body}</svg>')
+    return svg_page(width, top + rows * (hand_h + 10), "".join(parts))
 
 
 @lru_cache(maxsize=4)
 def example_state(game: Any):
-    """The worked example's final state: its game replayed from setup, every
-    action through the engine's ``apply``, which refuses an illegal one."""
-    data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
-    state = game.setup(data["players"], data["seed"], data["options"])
-    for seat, action in data["actions"]:
-        state = game.apply(state, seat, action)
-    if not game.is_over(state):
-        raise ValueError(f"{EXAMPLE.name}: the game it records has not ended")
-    return state
+    """The worked example's final state (:func:`generator.booklet.recorded_game`)."""
+    from generator.booklet import recorded_game
+
+    return recorded_game(game, EXAMPLE)
 
 
 def worked_example(game: Any) -> dict[str, dict[str, int | str]]:
@@ -149,7 +140,9 @@ def levels(book: Any) -> str:
         w, h = f.size[0] * scale, f.size[1] * scale
         parts.append(book.nest(f, x, top - h, w, h))
         x += w + gap
-    return _svg(x - gap, top, "".join(parts))
+    from generator.booklet import svg_page
+
+    return svg_page(x - gap, top, "".join(parts))
 
 
 FIGURES = {"levels": levels}

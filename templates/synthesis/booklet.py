@@ -14,7 +14,6 @@ number the booklet prints is scored from it here.
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from functools import lru_cache
@@ -84,15 +83,10 @@ def setup_figure(book: Any, players: int) -> str:
 # --- the worked example ----------------------------------------------------------------
 @lru_cache(maxsize=4)
 def example_state(game: Any):
-    """The worked example's final state: its game replayed from setup, every
-    action through the engine's ``apply``, which refuses an illegal one."""
-    data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
-    state = game.setup(data["players"], data["seed"], data["options"])
-    for seat, action in data["actions"]:
-        state = game.apply(state, seat, action)
-    if not game.is_over(state):
-        raise ValueError(f"{EXAMPLE.name}: the game it records has not ended")
-    return state
+    """The worked example's final state (:func:`generator.booklet.recorded_game`)."""
+    from generator.booklet import recorded_game
+
+    return recorded_game(game, EXAMPLE)
 
 
 def _colour_names(game: Any) -> dict[str, str]:

@@ -57,7 +57,7 @@ def sheet_counts(jobs: Iterable["Job"], pages: Callable[["Job"], int]) -> list[s
     return ["## Sheets to buy", "",
             "Counted from the files this build wrote: a sheet a page, two pages a sheet when two-sided.",
             "Print one set, the home files or the print-shop files, on one paper size.",
-            "The rules are counted once, as the booklet printed one page a side (the folded booklet is the same pages).", "",
+            "The rules are counted once, as `rules.pdf` printed two-sided (the folded booklet holds the same pages).", "",
             "| set | stock | " + " | ".join(names.get(p, p) for p in papers) + " |",
             "|---|---|" + "---|" * len(papers), *rows, ""]
 

@@ -25,6 +25,7 @@ from generator.build import BuildError, BuildOptions, plan
 from generator.geometry import PAPERS, pt
 from labkit import cardsets, registry
 from tests.conftest import RULES
+from tests.generator.pdfinspect import fonts_used
 
 GAMES = sorted(name for name, g in registry.games().items()
                if (d := cardsets.template_dir(g)) is not None and (d / booklets.BOOKLET).exists())
@@ -156,23 +157,6 @@ def test_the_worked_example_is_what_the_engine_scores(game):
 
 
 # --- the PDFs ------------------------------------------------------------------------
-def fonts_of(data: bytes) -> dict[str, object]:
-    reader = PdfReader(io.BytesIO(data))
-    seen = {}
-    for page in reader.pages:
-        stack = [page["/Resources"]]
-        while stack:
-            res = stack.pop().get_object()
-            for ref in res.get("/Font", {}).values():
-                font = ref.get_object()
-                seen[str(font["/BaseFont"])] = font
-            for ref in res.get("/XObject", {}).values():
-                xo = ref.get_object()
-                if "/Resources" in xo:
-                    stack.append(xo["/Resources"])
-    return seen
-
-
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("game", GAMES)
 def test_the_pdfs_embed_their_fonts_and_have_the_papers_size(game, paper):
@@ -185,7 +169,7 @@ def test_the_pdfs_embed_their_fonts_and_have_the_papers_size(game, paper):
         assert len(reader.pages) == pages, name
         for page in reader.pages:
             assert (round(float(page.mediabox.width), 1), round(float(page.mediabox.height), 1)) == size, name
-        fonts = fonts_of(data)
+        fonts = fonts_used(reader)
         assert fonts, name
         for base, font in fonts.items():
             desc = (font["/DescendantFonts"][0].get_object()["/FontDescriptor"] if font.get("/Subtype") == "/Type0"

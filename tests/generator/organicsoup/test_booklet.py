@@ -5,7 +5,6 @@ and the coverage of the rulebook; this checks the sentences around them.)"""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -14,16 +13,14 @@ import pytest
 from engine.organicsoup.game import OrganicSoup
 from tests.engine.organicsoup.conftest import rulebook_files
 from engine.organicsoup.cards import parse
+from generator.booklet import load_hooks
 
 FOLDER = Path(__file__).resolve().parents[3] / "templates" / "organicsoup"
 
 
 @pytest.fixture(scope="module")
 def book():
-    spec = importlib.util.spec_from_file_location("_organicsoup_booklet_test", FOLDER / "booklet.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_hooks(FOLDER, "organicsoup")   # the game's booklet.py, loaded as the build loads it
 
 
 @pytest.fixture(scope="module")

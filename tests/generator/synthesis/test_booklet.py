@@ -6,7 +6,6 @@ around them, which no table holds.)"""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -15,20 +14,14 @@ import pytest
 from engine.core import IllegalAction
 from tests.engine.synthesis.conftest import real_cards
 from engine.synthesis.game import Synthesis
+from generator.booklet import load_hooks
 
 FOLDER = Path(__file__).resolve().parents[3] / "templates" / "synthesis"
 
 
-def hooks():
-    spec = importlib.util.spec_from_file_location("_synthesis_booklet_test", FOLDER / "booklet.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def book():
-    return hooks()
+    return load_hooks(FOLDER, "synthesis")   # the game's booklet.py, loaded as the build loads it
 
 
 @pytest.fixture(scope="module")

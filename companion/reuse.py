@@ -137,8 +137,7 @@ def _collect(node: nodes.Node, free: set[str], paths: set[tuple[Any, ...]]) -> N
             paths.add(path)
             # the arguments of a call on the path are expressions of their own
             if isinstance(child, nodes.Call):
-                for arg in [*child.args, *(k.value for k in child.kwargs),
-                            *(x for x in (child.dyn_args, child.dyn_kwargs) if x is not None)]:
+                for arg in _arguments(child):
                     _collect_expr(arg, free, paths)
             elif isinstance(child, (nodes.Getattr, nodes.Getitem)):
                 _collect_inside(child, free, paths)
@@ -146,13 +145,18 @@ def _collect(node: nodes.Node, free: set[str], paths: set[tuple[Any, ...]]) -> N
         _collect(child, free, paths)
 
 
+def _arguments(call: nodes.Call) -> list[nodes.Node]:
+    """A call's arguments: positional, keyword, ``*args`` and ``**kwargs``."""
+    return [*call.args, *(k.value for k in call.kwargs),
+            *(x for x in (call.dyn_args, call.dyn_kwargs) if x is not None)]
+
+
 def _collect_expr(node: nodes.Node, free: set[str], paths: set[tuple[Any, ...]]) -> None:
     path = _path(node, free)
     if path is not None:
         paths.add(path)
         if isinstance(node, nodes.Call):
-            for arg in [*node.args, *(k.value for k in node.kwargs),
-                        *(x for x in (node.dyn_args, node.dyn_kwargs) if x is not None)]:
+            for arg in _arguments(node):
                 _collect_expr(arg, free, paths)
         else:
             _collect_inside(node, free, paths)

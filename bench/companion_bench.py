@@ -182,7 +182,8 @@ class Process:
             return ""
 
 
-def companion_server(workers: int, database_url: str | None, workdir: Path) -> Process:
+def companion_server(workers: int, database_url: str | None, workdir: Path,
+                     settings: dict[str, str] | None = None) -> Process:
     port = _free_port()
     cmd = [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port),
            "--instance-path", str(workdir / "instance"), "--no-qr", "--allow-chosen-seed",
@@ -193,6 +194,7 @@ def companion_server(workers: int, database_url: str | None, workdir: Path) -> P
     # every simulated phone comes from 127.0.0.1: let that one address hold
     # all their streams (a real room's phones have addresses of their own)
     env["LABKIT_STREAMS_PER_ADDRESS"] = "100000"
+    env.update({f"LABKIT_{k}": v for k, v in (settings or {}).items()})
     return Process(cmd, port, workdir, env)
 
 

@@ -7,7 +7,9 @@ longest pause (the slowest answer to a tiny request sent every 20 ms beside
 the load: a garbage collection or a stall holding the interpreter shows as
 one), and act p95/p99 and seen-by-others p95 per game, each beside its goal:
 act p95 <= 50 ms, seen p95 <= 100 ms, memory growth under 10% after the
-first minute, no pause over 50 ms.
+first minute, no pause over 50 ms. Beside them, what limits them: the
+worker's own times for each move (wall and CPU, ``companion.timings``), its
+full garbage collections, and the CPU time the host took from this machine.
 
 Settings: ``LABKIT_BENCH_SOAK_SECONDS`` (default 600), ``LABKIT_BENCH_TABLES``.
 """
@@ -29,6 +31,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.companion_bench import LOAD, ROOT, TABLES, companion_server
+from companion import timings
 from labkit import registry
 
 SECONDS = float(os.environ.get("LABKIT_BENCH_SOAK_SECONDS", "600"))
@@ -78,10 +81,11 @@ def run(console: Console) -> None:
     console.print(f"Soak: 1 worker, SQLite, {TABLES} tables x 4 phones of {', '.join(games)} at once, human pace, "
                   f"{SECONDS / 60:.0f} min; a request every {PING_S * 1000:.0f} ms beside the load times pauses.")
     workdir = Path(tempfile.mkdtemp(prefix="labkit-soak-"))
-    server = companion_server(1, None, workdir)
+    timings_file = workdir / "timings.jsonl"
+    server = companion_server(1, None, workdir, {"TIMINGS_FILE": str(timings_file)})
     pinger = Pinger(server.url)
     try:
-        cpu_start, wall_start = server.cpu(), time.monotonic()
+        cpu_start, wall_start, stolen_start = server.cpu(), time.monotonic(), _stolen()
         generators = _generators(server.url, games)
         pinger.start()
         time.sleep(min(60.0, SECONDS / 5))
@@ -98,11 +102,48 @@ def run(console: Console) -> None:
             results[game] = found[0]
         rss_end = server.rss_mb()
         cpu = (server.cpu() - cpu_start, time.monotonic() - wall_start)
+        stolen = _stolen_share(stolen_start, _stolen())
     finally:
         pinger.stop.set()
         server.stop()
+        inside = timings.summary(str(timings_file)) if timings_file.exists() else None
         shutil.rmtree(workdir, ignore_errors=True)
     _report(console, results, rss_first, rss_end, pinger, pause_first, cpu)
+    _limits(console, inside, stolen)
+
+
+def _stolen() -> tuple[int, int] | None:
+    """(time the host's hypervisor took from this machine, all CPU time), in
+    clock ticks since boot (Linux /proc/stat), or None elsewhere."""
+    try:
+        fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    except (OSError, IndexError):
+        return None
+    ticks = [int(f) for f in fields[:8]]
+    return ticks[7], sum(ticks)
+
+
+def _stolen_share(start: tuple[int, int] | None, end: tuple[int, int] | None) -> float | None:
+    if start is None or end is None or end[1] <= start[1]:
+        return None
+    return 100.0 * (end[0] - start[0]) / (end[1] - start[1])
+
+
+def _limits(console: Console, inside: dict[str, Any] | None, stolen: float | None) -> None:
+    """What the worker itself saw, to tell a slow move from a saturated worker."""
+    if inside and inside["moves"]:
+        wall, cpu = inside["wall_ms"], inside["cpu_ms"]
+        console.print(f"moves inside the worker ({inside['moves']:,}): wall p50 {wall['p50']:,.1f} ms, "
+                      f"p95 {wall['p95']:,.1f} ms; the move's own CPU p50 {cpu['p50']:,.1f} ms, "
+                      f"p95 {cpu['p95']:,.1f} ms (the rest of the wall time is waiting for the interpreter "
+                      "lock held by other threads)")
+    if inside:
+        full = inside["full_gc"]
+        longest = f"{full['longest_ms']:,.0f} ms" if full["longest_ms"] is not None else "-"
+        console.print(f"full garbage collections: {full['n']}, the longest {longest}, "
+                      f"{full['total_ms']:,.0f} ms in all (each holds every thread of the worker)")
+    if stolen is not None:
+        console.print(f"CPU time the host took from this machine during the soak (steal): {stolen:.1f}%")
 
 
 def _mark(value: float | None, goal: float) -> str:

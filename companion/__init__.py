@@ -60,6 +60,7 @@ DEFAULTS: dict[str, Any] = {
     "BOT_POLL_S": 0.25,                 # how often the bots look at tables another worker moved
     "SETS_DIR": None,                   # a folder of card sets (folders, zips) hosts may choose (companion.card_sets)
     "SET_CHECK_SECONDS": 20.0,          # an uploaded set's check, in a process of its own, at most (companion.set_check)
+    "TIMINGS_FILE": None,               # write each move's and full collection's time here (companion.timings)
     "FINISHED_HOURS": 24,               # a finished table is forgotten after this long...
     "IDLE_DAYS": 14,                    # ...and any table left alone for this long
     "SESSION_COOKIE_NAME": "labkit_session",
@@ -158,6 +159,8 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     app.register_blueprint(bot_pages.bp)
     plugins.init_app(app)
     _errors(app)
+    from companion import timings
+    timings.install(app)
     return app
 
 

@@ -1,0 +1,106 @@
+"""What a worker's moves and full garbage collections cost it, written down
+when asked (``TIMINGS_FILE``, or ``LABKIT_TIMINGS_FILE`` in the environment):
+the soak benchmark reads the file to say what limits its figures.
+
+A phone measures a move from its tap to the answer. Inside the worker the
+same move has two times: its wall time from the first byte the app sees to
+the answer drawn, and the CPU its own thread used in it. When the wall time
+is many times the CPU, the move spent the difference waiting for the
+interpreter lock while other threads (other moves, every phone's stream
+drawing its page) held it: the worker is saturated, not slow at the move.
+A full garbage collection holds that lock from start to end, so every
+phone of the worker waits for as long as it takes.
+
+One JSON line per event: ``{"act": [wall_ms, cpu_ms]}`` for each move
+(``POST /t/<code>/act``) and ``{"gc": [ms, collected]}`` for each full
+collection. Nothing is wrapped, and nothing is written, unless asked.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import threading
+import time
+from typing import Any, Callable, Iterable
+
+
+class Timings:
+    """The file and what writes to it; :meth:`close` undoes :func:`install`."""
+
+    def __init__(self, path: str) -> None:
+        self._out = open(path, "a", encoding="utf-8", buffering=1)
+        self._lock = threading.Lock()
+        self._gc_started = 0.0
+
+    def write(self, kind: str, values: list[float]) -> None:
+        line = json.dumps({kind: values}) + "\n"
+        with self._lock:
+            if not self._out.closed:
+                self._out.write(line)
+
+    def on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            self.write("gc", [round((time.perf_counter() - self._gc_started) * 1000, 2), info.get("collected", 0)])
+
+    def close(self) -> None:
+        if self.on_gc in gc.callbacks:
+            gc.callbacks.remove(self.on_gc)
+        with self._lock:
+            self._out.close()
+
+
+def install(app: Any) -> Timings | None:
+    """Time the app's moves and the process's full collections, if its
+    ``TIMINGS_FILE`` names a file (appended to: every worker may write it)."""
+    path = app.config.get("TIMINGS_FILE")
+    if not path:
+        return None
+    timings = Timings(str(path))
+    inner: Callable[..., Iterable[bytes]] = app.wsgi_app
+
+    def timed(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if environ.get("REQUEST_METHOD") != "POST" or not environ.get("PATH_INFO", "").endswith("/act"):
+            return inner(environ, start_response)
+        wall, cpu = time.perf_counter(), time.thread_time()
+        try:
+            return inner(environ, start_response)   # a move's answer is drawn whole before it is returned
+        finally:
+            timings.write("act", [round((time.perf_counter() - wall) * 1000, 2),
+                                  round((time.thread_time() - cpu) * 1000, 2)])
+
+    app.wsgi_app = timed
+    gc.callbacks.append(timings.on_gc)
+    app.extensions["companion_timings"] = timings
+    return timings
+
+
+def summary(path: str) -> dict[str, Any]:
+    """The figures of a timings file: moves timed, their wall and CPU
+    percentiles (ms), and the full collections (how many, longest, in all)."""
+    acts: list[tuple[float, float]] = []
+    collections: list[float] = []
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            entry = json.loads(line)
+            if "act" in entry:
+                acts.append((float(entry["act"][0]), float(entry["act"][1])))
+            elif "gc" in entry:
+                collections.append(float(entry["gc"][0]))
+
+    def pct(values: list[float], p: float) -> float | None:
+        if not values:
+            return None
+        ordered = sorted(values)
+        return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+
+    walls, cpus = [a[0] for a in acts], [a[1] for a in acts]
+    return {"moves": len(acts),
+            "wall_ms": {"p50": pct(walls, 0.5), "p95": pct(walls, 0.95)},
+            "cpu_ms": {"p50": pct(cpus, 0.5), "p95": pct(cpus, 0.95)},
+            "full_gc": {"n": len(collections), "longest_ms": max(collections, default=None),
+                        "total_ms": sum(collections)}}

@@ -1,0 +1,68 @@
+"""A worker asked for its timings (``TIMINGS_FILE``) writes a line for each
+move and each full garbage collection, and nothing for anything else; one
+not asked wraps nothing (companion/timings.py)."""
+
+from __future__ import annotations
+
+import gc
+import json
+from pathlib import Path
+from typing import Any
+
+from companion import timings
+from tests.companion.conftest import Phone, make_app
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_each_move_and_each_full_collection_is_written_down(tmp_path: Path, toy: Any) -> None:
+    path = tmp_path / "timings.jsonl"
+    app = make_app(tmp_path, TIMINGS_FILE=str(path))
+    kept = app.extensions["companion_timings"]
+    try:
+        host, ada, bo = Phone(app), Phone(app), Phone(app)
+        code = host.create()
+        assert ada.join(code, "Ada").status_code == 204 and bo.join(code, "Bo").status_code == 204
+        assert host.post(f"/t/{code}/start", {"version": str(host.version(code))}).status_code == 200
+        assert [e for e in _lines(path) if "act" in e] == []          # pages, joins and the start are not moves
+        assert ada.act(code, {"type": "bet", "guess": "high"}).status_code == 200
+        assert bo.act(code, {"type": "bet", "guess": "high"}, version=0).status_code == 409   # refused: still timed
+        moves = [e["act"] for e in _lines(path) if "act" in e]
+        assert len(moves) == 2
+        assert all(len(m) == 2 and m[0] > 0 and m[1] >= 0 for m in moves)
+        # (the interpreter may have made a full collection of its own by now)
+        before = len([e for e in _lines(path) if "gc" in e])
+        gc.collect(1)                                                    # a young collection is not written
+        assert len([e for e in _lines(path) if "gc" in e]) == before
+        gc.collect()
+        full = [e["gc"] for e in _lines(path) if "gc" in e]
+        assert len(full) >= before + 1 and full[-1][0] > 0
+    finally:
+        kept.close()
+        app.extensions["companion_store"].db.close()
+    assert kept.on_gc not in gc.callbacks
+    written = len(_lines(path))
+    gc.collect()
+    assert len(_lines(path)) == written                                # closed: nothing more
+
+
+def test_a_worker_not_asked_wraps_nothing(tmp_path: Path, toy: Any) -> None:
+    app = make_app(tmp_path)
+    try:
+        assert "companion_timings" not in app.extensions
+        assert app.wsgi_app.__qualname__ != "install.<locals>.timed"
+    finally:
+        app.extensions["companion_store"].db.close()
+
+
+def test_the_summary_gives_the_percentiles_and_the_collections(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    rows = [{"act": [float(w), float(w) / 10]} for w in range(1, 101)] + [{"gc": [300.0, 5]}, {"gc": [20.0, 0]}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    found = timings.summary(str(path))
+    assert found["moves"] == 100
+    assert found["wall_ms"] == {"p50": 51.0, "p95": 96.0}
+    assert found["cpu_ms"] == {"p50": 5.1, "p95": 9.6}
+    assert found["full_gc"] == {"n": 2, "longest_ms": 300.0, "total_ms": 320.0}

@@ -107,9 +107,29 @@ def run(console: Console) -> None:
         pinger.stop.set()
         server.stop()
         inside = timings.summary(str(timings_file)) if timings_file.exists() else None
+        server_log = server.log_path.read_text(errors="replace") if server.log_path.exists() else ""
         shutil.rmtree(workdir, ignore_errors=True)
     _report(console, results, rss_first, rss_end, pinger, pause_first, cpu)
     _limits(console, inside, stolen)
+    _errors(console, results, server_log)
+
+
+def _errors(console: Console, results: dict[str, dict[str, Any]], server_log: str) -> None:
+    """Why any answer was a 5xx: the moves' status counts per game, and what
+    the worker logged (a 503 "busy" is a request that waited for a database
+    connection; a 500 is a bug, logged with its traceback)."""
+    if not any(r["server_errors"] for r in results.values()):
+        return
+    for game, r in results.items():
+        if r["server_errors"]:
+            console.print(f"[red]{game}: {r['server_errors']} answers were 5xx; moves' statuses "
+                          f"{r.get('statuses')}[/]")
+    lines = server_log.splitlines()
+    busy = sum("connections stayed busy" in line for line in lines)
+    bugs = [i for i, line in enumerate(lines) if "unexpected error" in line]
+    console.print(f"the worker logged {busy} busy answers (503) and {len(bugs)} unexpected errors (500)")
+    if bugs:
+        console.print("\n".join(lines[bugs[0]:bugs[0] + 40]), markup=False, highlight=False)
 
 
 def _stolen() -> tuple[int, int] | None:

@@ -24,6 +24,8 @@ import threading
 import time
 from typing import Any, Callable, Iterable
 
+from engine.bots.report import quantile
+
 
 class Timings:
     """The file and what writes to it; :meth:`close` undoes :func:`install`."""
@@ -93,10 +95,7 @@ def summary(path: str) -> dict[str, Any]:
                 collections.append(float(entry["gc"][0]))
 
     def pct(values: list[float], p: float) -> float | None:
-        if not values:
-            return None
-        ordered = sorted(values)
-        return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+        return quantile(values, p) if values else None
 
     walls, cpus = [a[0] for a in acts], [a[1] for a in acts]
     return {"moves": len(acts),

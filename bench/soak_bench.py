@@ -158,10 +158,13 @@ def _limits(console: Console, inside: dict[str, Any] | None, stolen: float | Non
                       f"p95 {cpu['p95']:,.1f} ms (the rest of the wall time is waiting for the interpreter "
                       "lock held by other threads)")
     if inside:
-        full = inside["full_gc"]
-        longest = f"{full['longest_ms']:,.0f} ms" if full["longest_ms"] is not None else "-"
-        console.print(f"full garbage collections: {full['n']}, the longest {longest}, "
-                      f"{full['total_ms']:,.0f} ms in all (each holds every thread of the worker)")
+        for kind, figures in (("full", inside["full_gc"]), ("young", inside["young_gc"])):
+            longest = f"{figures['longest_ms']:,.1f} ms" if figures["longest_ms"] is not None else "-"
+            console.print(f"{kind} garbage collections: {figures['n']:,}, the longest {longest}, "
+                          f"{figures['total_ms']:,.0f} ms in all (each holds every thread of the worker)")
+        if inside["left_in_cycles"] is not None:
+            console.print(f"objects the worker left in reference cycles when it stopped: {inside['left_in_cycles']:,} "
+                          "(with its collector out of the way, companion/collector.py, what it leaked)")
     if stolen is not None:
         console.print(f"CPU time the host took from this machine during the soak (steal): {stolen:.1f}%")
 

@@ -151,24 +151,18 @@ def _end_streams_on_stop(worker: Any) -> None:
     """Once a worker has loaded the app. A worker told to stop (SIGTERM) ends its phones' streams at once,
     rather than wait out the graceful timeout on them: the phones reconnect,
     to another worker behind a proxy, and catch up from their last version."""
-    import gc
     import signal
 
-    # What the worker loaded (the app, the games, their card sets) lives as
-    # long as it does: out of the collector's way, full collections are short.
-    gc.freeze()
-    # A serving worker allocates fast (pages, parts, snapshots) and keeps
-    # little: with Python's default (a young collection every 700 objects)
-    # it collected all the time, and every full collection, 30-60 ms with
-    # the interpreter lock held, stalled every phone of the worker. Measured
-    # on the busiest game of make bench (50 tables x 4 phones, 1 worker):
-    # act p95 about 0.67 s -> 0.46 s, 7% less CPU per move, the same memory.
-    gc.set_threshold(100_000, 10, 10)
+    from companion import collector
+
+    collector.serve_without_pauses(worker.wsgi)
     previous = signal.getsignal(signal.SIGTERM)
 
     def on_term(signum: int, frame: Any) -> None:
         worker.wsgi.extensions["companion_hub"].close()
         worker.wsgi.extensions["companion_bots"].stop(timeout=1.0)
+        if "companion_timings" in worker.wsgi.extensions:
+            worker.wsgi.extensions["companion_timings"].census()
         if callable(previous):
             previous(signum, frame)
 

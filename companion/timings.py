@@ -12,8 +12,13 @@ A full garbage collection holds that lock from start to end, so every
 phone of the worker waits for as long as it takes.
 
 One JSON line per event: ``{"act": [wall_ms, cpu_ms]}`` for each move
-(``POST /t/<code>/act``) and ``{"gc": [ms, collected]}`` for each full
-collection. Nothing is wrapped, and nothing is written, unless asked.
+(``POST /t/<code>/act``) and ``{"gc": [ms, collected, generation]}`` for
+each garbage collection (every one holds the interpreter lock: a young one
+over many survivors stalls the worker too). A worker told to stop writes
+``{"left": [collected, ms, {kind: count}]}``: what one last full collection found in
+cycles, which with the collector kept out of the way
+(:mod:`companion.collector`) is what the worker leaked. Nothing is wrapped,
+and nothing is written, unless asked.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ import gc
 import json
 import threading
 import time
+import types
+from collections import Counter
 from typing import Any, Callable, Iterable
 
 from engine.bots.report import quantile
@@ -34,6 +41,9 @@ class Timings:
         self._out = open(path, "a", encoding="utf-8", buffering=1)
         self._lock = threading.Lock()
         self._gc_started = 0.0
+        self._counting = False
+        self.serving = False
+        """Set by the worker's first request: collections before it are the worker loading."""
 
     def write(self, kind: str, values: list[float]) -> None:
         line = json.dumps({kind: values}) + "\n"
@@ -41,19 +51,45 @@ class Timings:
             if not self._out.closed:
                 self._out.write(line)
 
+    def census(self) -> None:
+        """What a full collection finds in cycles that survived the young
+        ones: with no full collections (:mod:`companion.collector`), a leak."""
+        self._counting = True
+        started = time.perf_counter()
+        try:
+            gc.collect(1)   # young garbage: the worker's young collections free it as they come
+            gc.set_debug(gc.DEBUG_SAVEALL)   # keep what the full one finds, to say what it was
+            collected = gc.collect()
+            kinds = Counter(_kind(o) for o in gc.garbage)
+            gc.garbage.clear()
+        finally:
+            gc.set_debug(0)
+            self._counting = False
+        self.serving = False
+        """Set by the worker's first request: collections before it are the worker loading."""
+        self.write("left", [collected, round((time.perf_counter() - started) * 1000, 2), dict(kinds.most_common(12))])
+
     def on_gc(self, phase: str, info: dict[str, Any]) -> None:
-        if info.get("generation") != 2:
+        if self._counting or not self.serving:   # a worker still loading keeps no phone waiting
             return
         if phase == "start":
             self._gc_started = time.perf_counter()
         else:
-            self.write("gc", [round((time.perf_counter() - self._gc_started) * 1000, 2), info.get("collected", 0)])
+            self.write("gc", [round((time.perf_counter() - self._gc_started) * 1000, 2), info.get("collected", 0),
+                              info.get("generation", 2)])
 
     def close(self) -> None:
         if self.on_gc in gc.callbacks:
             gc.callbacks.remove(self.on_gc)
         with self._lock:
             self._out.close()
+
+
+def _kind(thing: Any) -> str:
+    """A found object's type, and a function's own name (what made the cycle)."""
+    if isinstance(thing, types.FunctionType):
+        return f"function {thing.__module__}.{thing.__qualname__}"
+    return f"{type(thing).__module__}.{type(thing).__qualname__}"
 
 
 def install(app: Any) -> Timings | None:
@@ -66,6 +102,7 @@ def install(app: Any) -> Timings | None:
     inner: Callable[..., Iterable[bytes]] = app.wsgi_app
 
     def timed(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        timings.serving = True
         if environ.get("REQUEST_METHOD") != "POST" or not environ.get("PATH_INFO", "").endswith("/act"):
             return inner(environ, start_response)
         wall, cpu = time.perf_counter(), time.thread_time()
@@ -83,16 +120,22 @@ def install(app: Any) -> Timings | None:
 
 def summary(path: str) -> dict[str, Any]:
     """The figures of a timings file: moves timed, their wall and CPU
-    percentiles (ms), and the full collections (how many, longest, in all)."""
+    percentiles (ms), the collections of each generation (how many,
+    longest, in all): ``full_gc`` the oldest, ``young_gc`` the others, and
+    the objects the stopped workers left in cycles (None if none said)."""
     acts: list[tuple[float, float]] = []
-    collections: list[float] = []
+    collections: dict[bool, list[float]] = {True: [], False: []}
+    left: list[int] = []
     with open(path, encoding="utf-8") as lines:
         for line in lines:
             entry = json.loads(line)
             if "act" in entry:
                 acts.append((float(entry["act"][0]), float(entry["act"][1])))
-            elif "gc" in entry:
-                collections.append(float(entry["gc"][0]))
+            elif "gc" in entry:   # a line without its generation (written before 2026-12-03) was a full one
+                gc_entry = entry["gc"]
+                collections[len(gc_entry) < 3 or gc_entry[2] == 2].append(float(gc_entry[0]))
+            elif "left" in entry:
+                left.append(int(entry["left"][0]))
 
     def pct(values: list[float], p: float) -> float | None:
         return quantile(values, p) if values else None
@@ -101,5 +144,9 @@ def summary(path: str) -> dict[str, Any]:
     return {"moves": len(acts),
             "wall_ms": {"p50": pct(walls, 0.5), "p95": pct(walls, 0.95)},
             "cpu_ms": {"p50": pct(cpus, 0.5), "p95": pct(cpus, 0.95)},
-            "full_gc": {"n": len(collections), "longest_ms": max(collections, default=None),
-                        "total_ms": sum(collections)}}
+            "full_gc": _collections(collections[True]), "young_gc": _collections(collections[False]),
+            "left_in_cycles": sum(left) if left else None}
+
+
+def _collections(times: list[float]) -> dict[str, Any]:
+    return {"n": len(times), "longest_ms": max(times, default=None), "total_ms": sum(times)}

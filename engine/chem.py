@@ -371,4 +371,6 @@ def find_isomorphism(a: Molecule, b: Molecule) -> dict[int, int] | None:
                 used.discard(j)
         return False
 
-    return dict(mapping) if extend(0) else None
+    found = extend(0)
+    del extend  # a function calling itself by name is a cycle (it and its cell), which refcounting cannot free
+    return dict(mapping) if found else None

@@ -183,7 +183,9 @@ def _search(target: Vec, singles: list[_Kind], multi: list[_Kind], budget: int) 
         failed.add(r)
         return False
 
-    if not dfs(target):
+    found = dfs(target)
+    del dfs  # a function calling itself by name is a cycle (it and its cell), which refcounting cannot free
+    if not found:
         return None
     out: dict[str, int] = {}
     for kind in used:

@@ -200,7 +200,10 @@ class Moves(Bounds):
                         yield from grow(seen | (1 << y))
                         arm.pop()
 
-            yield from grow(used | (1 << first))
+            try:
+                yield from grow(used | (1 << first))
+            finally:
+                del grow  # it calls itself by name: a cycle (it and its cell) refcounting cannot free
 
         ways = [y for y in nb[u] if free >> y & 1]
         mine = partners.get(u, ())

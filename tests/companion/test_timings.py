@@ -34,13 +34,23 @@ def test_each_move_and_each_full_collection_is_written_down(tmp_path: Path, toy:
         moves = [e["act"] for e in _lines(path) if "act" in e]
         assert len(moves) == 2
         assert all(len(m) == 2 and m[0] > 0 and m[1] >= 0 for m in moves)
-        # (the interpreter may have made a full collection of its own by now)
+        # (the interpreter may have made collections of its own by now)
         before = len([e for e in _lines(path) if "gc" in e])
-        gc.collect(1)                                                    # a young collection is not written
-        assert len([e for e in _lines(path) if "gc" in e]) == before
+        gc.collect(1)                                                    # a young collection, with its generation
         gc.collect()
-        full = [e["gc"] for e in _lines(path) if "gc" in e]
-        assert len(full) >= before + 1 and full[-1][0] > 0
+        written = [e["gc"] for e in _lines(path) if "gc" in e][before:]
+        assert [g[2] for g in written] == [1, 2] and all(g[0] >= 0 for g in written)
+        cycle: list[Any] = []
+        cycle.append(cycle)
+        gc.collect()                                                     # the cycle, still used, is old now
+        young: list[Any] = []
+        young.append(young)
+        del cycle, young                                                 # both garbage only a collection frees
+        gc_lines = len([e for e in _lines(path) if "gc" in e])
+        kept.census()                                                    # a stopping worker's last collection
+        left = [e["left"] for e in _lines(path) if "left" in e]
+        assert len(left) == 1 and left[0][0] >= 1 and left[0][2].get("builtins.list") == 1   # the old one only
+        assert len([e for e in _lines(path) if "gc" in e]) == gc_lines  # written as what was left, not as a pause
     finally:
         kept.close()
         app.extensions["companion_store"].db.close()
@@ -61,10 +71,13 @@ def test_a_worker_not_asked_wraps_nothing(tmp_path: Path, toy: Any) -> None:
 
 def test_the_summary_gives_the_percentiles_and_the_collections(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
-    rows = [{"act": [float(w), float(w) / 10]} for w in range(1, 101)] + [{"gc": [300.0, 5]}, {"gc": [20.0, 0]}]
+    rows = ([{"act": [float(w), float(w) / 10]} for w in range(1, 101)]
+            + [{"gc": [300.0, 5]}, {"gc": [20.0, 0, 2]}, {"gc": [7.0, 1, 0]}, {"gc": [9.0, 0, 1]}, {"left": [3, 40.0]}])
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     found = timings.summary(str(path))
     assert found["moves"] == 100
     assert found["wall_ms"] == pytest.approx({"p50": 50.5, "p95": 95.05})     # linear between neighbours
     assert found["cpu_ms"] == pytest.approx({"p50": 5.05, "p95": 9.505})
-    assert found["full_gc"] == {"n": 2, "longest_ms": 300.0, "total_ms": 320.0}
+    assert found["full_gc"] == {"n": 2, "longest_ms": 300.0, "total_ms": 320.0}   # the first without its generation
+    assert found["young_gc"] == {"n": 2, "longest_ms": 9.0, "total_ms": 16.0}
+    assert found["left_in_cycles"] == 3

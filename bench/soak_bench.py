@@ -159,9 +159,14 @@ def _limits(console: Console, inside: dict[str, Any] | None, stolen: float | Non
                       "lock held by other threads)")
     if inside:
         for kind, figures in (("full", inside["full_gc"]), ("young", inside["young_gc"])):
-            longest = f"{figures['longest_ms']:,.1f} ms" if figures["longest_ms"] is not None else "-"
-            console.print(f"{kind} garbage collections: {figures['n']:,}, the longest {longest}, "
-                          f"{figures['total_ms']:,.0f} ms in all (each holds every thread of the worker)")
+            if not figures["n"]:
+                console.print(f"{kind} garbage collections: none")
+                continue
+            console.print(f"{kind} garbage collections: {figures['n']:,}; their own CPU time (the lock held, "
+                          f"every thread waiting) the longest {figures['longest_cpu_ms'] or 0:,.1f} ms, "
+                          f"{figures['total_cpu_ms'] or 0:,.0f} ms in all; from start to end the longest "
+                          f"{figures['longest_ms']:,.1f} ms (with the wait for the lock that the collection's "
+                          "Python callback may give up)")
         if inside["left_in_cycles"] is not None:
             console.print(f"objects the worker left in reference cycles when it stopped: {inside['left_in_cycles']:,} "
                           "(with its collector out of the way, companion/collector.py, what it leaked)")

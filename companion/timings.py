@@ -12,7 +12,7 @@ A full garbage collection holds that lock from start to end, so every
 phone of the worker waits for as long as it takes.
 
 One JSON line per event: ``{"act": [wall_ms, cpu_ms]}`` for each move
-(``POST /t/<code>/act``) and ``{"gc": [ms, collected, generation]}`` for
+(``POST /t/<code>/act``) and ``{"gc": [wall_ms, collected, generation, cpu_ms]}`` for
 each garbage collection (every one holds the interpreter lock: a young one
 over many survivors stalls the worker too). A worker told to stop writes
 ``{"left": [collected, ms, {kind: count}]}``: what one last full collection found in
@@ -41,6 +41,7 @@ class Timings:
         self._out = open(path, "a", encoding="utf-8", buffering=1)
         self._lock = threading.Lock()
         self._gc_started = 0.0
+        self._gc_cpu = 0.0
         self._counting = False
         self.serving = False
         """Set by the worker's first request: collections before it are the worker loading."""
@@ -74,9 +75,14 @@ class Timings:
             return
         if phase == "start":
             self._gc_started = time.perf_counter()
+            self._gc_cpu = time.thread_time()
         else:
-            self.write("gc", [round((time.perf_counter() - self._gc_started) * 1000, 2), info.get("collected", 0),
-                              info.get("generation", 2)])
+            # Its CPU time is the pause (it holds the lock throughout); its
+            # wall time also holds the wait for the lock that this very
+            # callback, being Python, may have given up to another thread.
+            cpu, wall = time.thread_time() - self._gc_cpu, time.perf_counter() - self._gc_started
+            self.write("gc", [round(wall * 1000, 2), info.get("collected", 0), info.get("generation", 2),
+                              round(cpu * 1000, 2)])
 
     def close(self) -> None:
         if self.on_gc in gc.callbacks:
@@ -124,7 +130,7 @@ def summary(path: str) -> dict[str, Any]:
     longest, in all): ``full_gc`` the oldest, ``young_gc`` the others, and
     the objects the stopped workers left in cycles (None if none said)."""
     acts: list[tuple[float, float]] = []
-    collections: dict[bool, list[float]] = {True: [], False: []}
+    collections: dict[bool, list[tuple[float, float | None]]] = {True: [], False: []}
     left: list[int] = []
     with open(path, encoding="utf-8") as lines:
         for line in lines:
@@ -133,7 +139,8 @@ def summary(path: str) -> dict[str, Any]:
                 acts.append((float(entry["act"][0]), float(entry["act"][1])))
             elif "gc" in entry:   # a line without its generation (written before 2026-12-03) was a full one
                 gc_entry = entry["gc"]
-                collections[len(gc_entry) < 3 or gc_entry[2] == 2].append(float(gc_entry[0]))
+                collections[len(gc_entry) < 3 or gc_entry[2] == 2].append(
+                    (float(gc_entry[0]), float(gc_entry[3]) if len(gc_entry) > 3 else None))
             elif "left" in entry:
                 left.append(int(entry["left"][0]))
 
@@ -148,5 +155,8 @@ def summary(path: str) -> dict[str, Any]:
             "left_in_cycles": sum(left) if left else None}
 
 
-def _collections(times: list[float]) -> dict[str, Any]:
-    return {"n": len(times), "longest_ms": max(times, default=None), "total_ms": sum(times)}
+def _collections(times: list[tuple[float, float | None]]) -> dict[str, Any]:
+    """How many, and their wall and CPU milliseconds, longest and in all (CPU: None if not written)."""
+    walls, cpus = [w for w, _ in times], [c for _, c in times if c is not None]
+    return {"n": len(times), "longest_ms": max(walls, default=None), "total_ms": sum(walls),
+            "longest_cpu_ms": max(cpus, default=None), "total_cpu_ms": sum(cpus) if cpus else None}

@@ -39,7 +39,7 @@ def test_each_move_and_each_full_collection_is_written_down(tmp_path: Path, toy:
         gc.collect(1)                                                    # a young collection, with its generation
         gc.collect()
         written = [e["gc"] for e in _lines(path) if "gc" in e][before:]
-        assert [g[2] for g in written] == [1, 2] and all(g[0] >= 0 for g in written)
+        assert [g[2] for g in written] == [1, 2] and all(g[0] >= 0 and 0 <= g[3] for g in written)
         cycle: list[Any] = []
         cycle.append(cycle)
         gc.collect()                                                     # the cycle, still used, is old now
@@ -72,12 +72,16 @@ def test_a_worker_not_asked_wraps_nothing(tmp_path: Path, toy: Any) -> None:
 def test_the_summary_gives_the_percentiles_and_the_collections(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     rows = ([{"act": [float(w), float(w) / 10]} for w in range(1, 101)]
-            + [{"gc": [300.0, 5]}, {"gc": [20.0, 0, 2]}, {"gc": [7.0, 1, 0]}, {"gc": [9.0, 0, 1]}, {"left": [3, 40.0]}])
+            + [{"gc": [300.0, 5]}, {"gc": [20.0, 0, 2, 15.0]}, {"gc": [7.0, 1, 0, 0.5]}, {"gc": [9.0, 0, 1, 2.0]},
+               {"left": [3, 40.0]}])
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     found = timings.summary(str(path))
     assert found["moves"] == 100
     assert found["wall_ms"] == pytest.approx({"p50": 50.5, "p95": 95.05})     # linear between neighbours
     assert found["cpu_ms"] == pytest.approx({"p50": 5.05, "p95": 9.505})
-    assert found["full_gc"] == {"n": 2, "longest_ms": 300.0, "total_ms": 320.0}   # the first without its generation
-    assert found["young_gc"] == {"n": 2, "longest_ms": 9.0, "total_ms": 16.0}
+    # the first written without its generation (a full one) or its CPU time
+    assert found["full_gc"] == {"n": 2, "longest_ms": 300.0, "total_ms": 320.0, "longest_cpu_ms": 15.0,
+                                "total_cpu_ms": 15.0}
+    assert found["young_gc"] == {"n": 2, "longest_ms": 9.0, "total_ms": 16.0, "longest_cpu_ms": 2.0,
+                                 "total_cpu_ms": 2.5}
     assert found["left_in_cycles"] == 3

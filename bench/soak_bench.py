@@ -64,6 +64,22 @@ class Pinger(threading.Thread):
             self.stop.wait(PING_S)
 
 
+class MemoryWatch(threading.Thread):
+    """The worker's memory every ``every_s`` seconds: whether it levels off
+    (caches filling to their bounds) or keeps climbing (a leak)."""
+
+    def __init__(self, rss_mb: Any, every_s: float = 30.0) -> None:
+        super().__init__(daemon=True)
+        self.rss_mb, self.every_s = rss_mb, every_s
+        self.samples: list[tuple[float, float]] = []
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        started = time.monotonic()
+        while not self.stop.wait(self.every_s):
+            self.samples.append((time.monotonic() - started, self.rss_mb()))
+
+
 def _generators(url: str, games: list[str]) -> list[tuple[str, subprocess.Popen]]:
     share = [TABLES // len(games) + (1 if i < TABLES % len(games) else 0) for i in range(len(games))]
     out = []
@@ -88,6 +104,8 @@ def run(console: Console) -> None:
         cpu_start, wall_start, stolen_start = server.cpu(), time.monotonic(), _stolen()
         generators = _generators(server.url, games)
         pinger.start()
+        memory = MemoryWatch(server.rss_mb)
+        memory.start()
         time.sleep(min(60.0, SECONDS / 5))
         rss_first = server.rss_mb()
         pause_first, pinger.slowest = pinger.slowest, 0.0     # the first minute holds the set-up
@@ -105,11 +123,16 @@ def run(console: Console) -> None:
         stolen = _stolen_share(stolen_start, _stolen())
     finally:
         pinger.stop.set()
+        if "memory" in locals():
+            memory.stop.set()
         server.stop()
         inside = timings.summary(str(timings_file)) if timings_file.exists() else None
         server_log = server.log_path.read_text(errors="replace") if server.log_path.exists() else ""
         shutil.rmtree(workdir, ignore_errors=True)
     _report(console, results, rss_first, rss_end, pinger, pause_first, cpu)
+    if memory.samples:
+        console.print("worker memory over time: " + ", ".join(f"{t / 60:.1f} min {mb:,.0f} MB"
+                                                             for t, mb in memory.samples))
     _limits(console, inside, stolen)
     _errors(console, results, server_log)
 
@@ -167,6 +190,9 @@ def _limits(console: Console, inside: dict[str, Any] | None, stolen: float | Non
                           f"{figures['total_cpu_ms'] or 0:,.0f} ms in all; from start to end the longest "
                           f"{figures['longest_ms']:,.1f} ms (with the wait for the lock that the collection's "
                           "Python callback may give up)")
+        if inside["blocks"]:
+            console.print("Python's small blocks in use over time (objects kept): " + ", ".join(
+                f"{t / 60:.1f} min {n / 1e6:.2f} M" for t, n in inside["blocks"][1::2]))
         if inside["left_in_cycles"] is not None:
             console.print(f"objects the worker left in reference cycles when it stopped: {inside['left_in_cycles']:,} "
                           "(with its collector out of the way, companion/collector.py, what it leaked)")

@@ -15,7 +15,8 @@ One JSON line per event: ``{"act": [wall_ms, cpu_ms]}`` for each move
 (``POST /t/<code>/act``) and ``{"gc": [wall_ms, collected, generation, cpu_ms]}`` for
 each garbage collection (every one holds the interpreter lock: a young one
 over many survivors stalls the worker too). A worker told to stop writes
-``{"left": [collected, ms, {kind: count}]}``: what one last full collection found in
+``{"left": [collected, ms, {kind: count}]}``; every 30 s of moves,
+``{"blocks": [seconds, blocks]}``, the small blocks Python's allocator holds: what one last full collection found in
 cycles, which with the collector kept out of the way
 (:mod:`companion.collector`) is what the worker leaked. Nothing is wrapped,
 and nothing is written, unless asked.
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import gc
 import json
+import sys
 import threading
 import time
 import types
@@ -32,6 +34,8 @@ from collections import Counter
 from typing import Any, Callable, Iterable
 
 from engine.bots.report import quantile
+
+BLOCKS_EVERY_S = 30.0
 
 
 class Timings:
@@ -42,6 +46,8 @@ class Timings:
         self._lock = threading.Lock()
         self._gc_started = 0.0
         self._gc_cpu = 0.0
+        self._started = time.monotonic()
+        self._blocks_at = 0.0
         self._counting = False
         self.serving = False
         """Set by the worker's first request: collections before it are the worker loading."""
@@ -52,13 +58,25 @@ class Timings:
             if not self._out.closed:
                 self._out.write(line)
 
+    def count_blocks(self) -> None:
+        """Every ``BLOCKS_EVERY_S``, the small blocks Python's allocator holds
+        (its objects): climbing while the process's memory climbs, objects
+        are kept; level while it climbs, the growth is large buffers (text)
+        or the allocator's own."""
+        now = time.monotonic()
+        if now - self._blocks_at < BLOCKS_EVERY_S:
+            return
+        self._blocks_at = now
+        self.write("blocks", [round(now - self._started, 1), sys.getallocatedblocks()])
+
     def census(self) -> None:
-        """What a full collection finds in cycles that survived the young
-        ones: with no full collections (:mod:`companion.collector`), a leak."""
+        """What a full collection finds in cycles that outlived a collection
+        of the youngest generation: the worker never collects the older ones
+        (:mod:`companion.collector`), so for it, a leak."""
         self._counting = True
         started = time.perf_counter()
         try:
-            gc.collect(1)   # young garbage: the worker's young collections free it as they come
+            gc.collect(0)   # the youngest's garbage: the worker's own collections free it as it comes
             gc.set_debug(gc.DEBUG_SAVEALL)   # keep what the full one finds, to say what it was
             collected = gc.collect()
             kinds = Counter(_kind(o) for o in gc.garbage)
@@ -109,6 +127,7 @@ def install(app: Any) -> Timings | None:
 
     def timed(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         timings.serving = True
+        timings.count_blocks()
         if environ.get("REQUEST_METHOD") != "POST" or not environ.get("PATH_INFO", "").endswith("/act"):
             return inner(environ, start_response)
         wall, cpu = time.perf_counter(), time.thread_time()
@@ -132,6 +151,7 @@ def summary(path: str) -> dict[str, Any]:
     acts: list[tuple[float, float]] = []
     collections: dict[bool, list[tuple[float, float | None]]] = {True: [], False: []}
     left: list[int] = []
+    blocks: list[tuple[float, int]] = []
     with open(path, encoding="utf-8") as lines:
         for line in lines:
             entry = json.loads(line)
@@ -141,6 +161,8 @@ def summary(path: str) -> dict[str, Any]:
                 gc_entry = entry["gc"]
                 collections[len(gc_entry) < 3 or gc_entry[2] == 2].append(
                     (float(gc_entry[0]), float(gc_entry[3]) if len(gc_entry) > 3 else None))
+            elif "blocks" in entry:
+                blocks.append((float(entry["blocks"][0]), int(entry["blocks"][1])))
             elif "left" in entry:
                 left.append(int(entry["left"][0]))
 
@@ -152,7 +174,7 @@ def summary(path: str) -> dict[str, Any]:
             "wall_ms": {"p50": pct(walls, 0.5), "p95": pct(walls, 0.95)},
             "cpu_ms": {"p50": pct(cpus, 0.5), "p95": pct(cpus, 0.95)},
             "full_gc": _collections(collections[True]), "young_gc": _collections(collections[False]),
-            "left_in_cycles": sum(left) if left else None}
+            "left_in_cycles": sum(left) if left else None, "blocks": blocks}
 
 
 def _collections(times: list[tuple[float, float | None]]) -> dict[str, Any]:

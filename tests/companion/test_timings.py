@@ -73,7 +73,7 @@ def test_the_summary_gives_the_percentiles_and_the_collections(tmp_path: Path) -
     path = tmp_path / "t.jsonl"
     rows = ([{"act": [float(w), float(w) / 10]} for w in range(1, 101)]
             + [{"gc": [300.0, 5]}, {"gc": [20.0, 0, 2, 15.0]}, {"gc": [7.0, 1, 0, 0.5]}, {"gc": [9.0, 0, 1, 2.0]},
-               {"left": [3, 40.0]}])
+               {"left": [3, 40.0]}, {"blocks": [30.0, 1000]}, {"blocks": [60.5, 1200]}])
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     found = timings.summary(str(path))
     assert found["moves"] == 100
@@ -85,3 +85,4 @@ def test_the_summary_gives_the_percentiles_and_the_collections(tmp_path: Path) -
     assert found["young_gc"] == {"n": 2, "longest_ms": 9.0, "total_ms": 16.0, "longest_cpu_ms": 2.0,
                                  "total_cpu_ms": 2.5}
     assert found["left_in_cycles"] == 3
+    assert found["blocks"] == [(30.0, 1000), (60.5, 1200)]

@@ -217,7 +217,8 @@ def _new_round(t: Told) -> list[str]:
     out = [f"Round {a.round}, Discover phase: {t.name(a.lead)} is the lead scientist."]
     for seat in a.order():
         drawn = minus(a.scientists[seat].bench, b.scientists[seat].bench)
-        if seat == t.seat and t.a.get("tool") == "journal":  # the Journal's element is not a draw
+        # the Journal's element is not a draw (a claim on the Journal's slot takes none)
+        if seat == t.seat and t.a.get("type") == "use_tool" and t.a.get("tool") == "journal":
             drawn = minus(drawn, {t.a["element"]: 1})
         out.append(f"{t.name(seat)} draws {gems(drawn)}.")
     return out

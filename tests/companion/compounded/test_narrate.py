@@ -617,3 +617,21 @@ def test_random_games_are_told_in_words_and_name_no_deck_card(players, seed, opt
         check_no_deck_card_told(s, after, lines)
         s = after
     assert ("research_turn", "place") in kinds and ("score_turn", "score") in kinds
+
+
+def test_a_claim_on_the_journal_that_ends_the_round_tells_the_new_round():
+    """Found by a random game (two players, seed 2): the last Study claim of a
+    round, a token put on the Journal's slot, starts the next round. Its
+    draws are told as draws (only the Journal used as a tool takes an
+    element back, which is not one)."""
+    rng = random.Random(2)
+    s = GAME.setup(2, 2, {})
+    while True:
+        seat = rng.choice(list(GAME.to_move(s)))
+        action = rng.choice(list(GAME.actions(s, seat)))
+        if action == {"type": "claim", "token": 0, "tool": "journal"} and GAME.apply(s, seat, action).round > s.round:
+            break
+        s = GAME.apply(s, seat, action)
+    lines, after = told(s, seat, action)
+    assert f"Round {after.round}, Discover phase: {NAMES[after.lead]} is the lead scientist." in lines
+    assert lines[-2:] == draws(s, after)

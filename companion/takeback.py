@@ -30,7 +30,7 @@ Any doubt refuses, with a sentence for the player.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from engine.core import Game, RulesError
 from companion.agreed import TABLE, replayed
@@ -111,33 +111,42 @@ def judge(game: Game, before: Any, seat: int, action: dict[str, Any],
 
 def judged(game: Game, start: "Any | Judged", seat: int, action: dict[str, Any],
            later: Sequence[tuple[int, dict[str, Any]]], names: Sequence[str], now: Any = None,
-           new: int | None = None) -> tuple[str | None, Judged | None]:
+           new: int | None = None, *, after: Any = None, seen: "Callable[[], Any] | None" = None,
+           written: "Callable[[], Any] | None" = None) -> tuple[str | None, Judged | None]:
     """:func:`judge`, from the state before the move or from how far an
     earlier check of the same move got (a :class:`Judged`; then only the
     last ``new`` of ``later`` are replayed). Returns the reason (``None``:
-    it may) and, when it may, how far this check got."""
+    it may) and, when it may, how far this check got.
+
+    What the caller already has, to save working it out again (each is what
+    the check would work out itself): ``after``, the state after the move;
+    ``seen()``, the seat's view of ``now``; ``written()``, ``now`` as
+    ``to_dict`` writes it (every seat's check compares with the same)."""
     try:
         if not isinstance(start, Judged):
-            start = _started(game, start, seat, action)
+            start = _started(game, start, seat, action, after)
             if isinstance(start, str):
                 return start, None
             new = len(later)
-        return _go_on(game, start, seat, action, later, names, now, len(later) if new is None else new)
+        return _go_on(game, start, seat, action, later, names, now, len(later) if new is None else new,
+                      seen, written)
     except RulesError:
         return "You cannot take that back: the table has moved on from it.", None
 
 
-def _started(game: Game, before: Any, seat: int, action: dict[str, Any]) -> "Judged | str":
+def _started(game: Game, before: Any, seat: int, action: dict[str, Any], after: Any = None) -> "Judged | str":
     # Cheapest first: this is worked out for every seat at every version.
     generator = _generator(game, before)
-    after = game.apply(before, seat, action)
+    if after is None:
+        after = game.apply(before, seat, action)
     if _generator(game, after) != generator:
         return Lasting("You cannot take that back: it rolled the dice or drew at random.")
     return Judged(generator, before, after, before)
 
 
 def _go_on(game: Game, j: Judged, seat: int, action: dict[str, Any], later: Sequence[tuple[int, dict[str, Any]]],
-           names: Sequence[str], now: Any, new: int) -> tuple[str | None, Judged | None]:
+           names: Sequence[str], now: Any, new: int, seen: "Callable[[], Any] | None",
+           written: "Callable[[], Any] | None") -> tuple[str | None, Judged | None]:
     if now is not None and _generator(game, now) != j.generator:
         return Lasting("You cannot take that back: the dice were rolled (or a card drawn at random) since."), None
     # Rule 4: the later moves, replayed without the move, then the move on top,
@@ -154,15 +163,18 @@ def _go_on(game: Game, j: Judged, seat: int, action: dict[str, Any], later: Sequ
         now = _replayed(game, j.after, later)
         if _generator(game, now) != j.generator:
             return Lasting("You cannot take that back: the dice were rolled (or a card drawn at random) since."), None
+        seen = written = None  # the caller's are of another state
     try:
-        same = not later or game.to_dict(game.apply(without, seat, action)) == game.to_dict(now)
+        same = not later or game.to_dict(game.apply(without, seat, action)) == (
+            written() if written is not None else game.to_dict(now))
     except RulesError:
         same = False
     if not same:
         return f"You cannot take that back: {player_name(game, names, later[-1][0])} has moved since, after your move.", None
     # Rule 3, the dearest: what the seat was shown against states it cannot tell apart.
+    look = seen if seen is not None else (lambda: game.view(now, seat))
     if j.worlds is None:
-        first = game.view(j.after, seat)
+        first = look() if j.after is now else game.view(j.after, seat)
         worlds = []
         for i in range(RESAMPLES):
             world = _replayed(game, game.resample_hidden(j.before, seat, 7919 * i + 1), [(seat, action)])
@@ -172,8 +184,8 @@ def _go_on(game: Game, j: Judged, seat: int, action: dict[str, Any], later: Sequ
     else:
         worlds = [_replayed(game, w, moves) for w in j.worlds]
     if later:
-        seen = game.view(now, seat)
-        if any(w is None or game.view(w, seat) != seen for w in worlds):
+        seen_now = look()
+        if any(w is None or game.view(w, seat) != seen_now for w in worlds):
             return "You cannot take that back: something hidden has been shown since.", None
     return None, Judged(j.generator, j.before, j.after, without, tuple(worlds))
 
@@ -257,12 +269,20 @@ class TakeBacks:
             reason: str | None = kept
         elif any(s == TABLE for s, _ in later):
             reason = Lasting("The table has moved on since your move: ask the host to undo.")
-        elif kept_since == since and isinstance(kept, Judged) and moves <= len(rows):
-            reason, judgement = judged(snap.game, kept, seat, rows[k][1], later, snap.names, entry.state,
-                                       new=len(rows) - moves)
         else:
-            reason, judgement = judged(snap.game, _state_after(snap, entry, k), seat, rows[k][1], later,
-                                       snap.names, entry.state)
+            # What this version's page works out anyway, shared with the check:
+            # the seat's view (drawn on its phone) and the state as a dict
+            # (every seat's check compares with it).
+            now, game, shared = entry.state, snap.game, snap.state is entry.state
+            seen = (lambda: snap.view(seat)) if shared else None
+            written = (lambda: snap.cached(("take back", "now"), lambda: game.to_dict(now))) if shared else None
+            if kept_since == since and isinstance(kept, Judged) and moves <= len(rows):
+                reason, judgement = judged(game, kept, seat, rows[k][1], later, snap.names, now,
+                                           new=len(rows) - moves, seen=seen, written=written)
+            else:
+                reason, judgement = judged(game, _state_after(snap, entry, k), seat, rows[k][1], later,
+                                           snap.names, now, after=_kept_state(entry, k + 1), seen=seen,
+                                           written=written)
         if isinstance(reason, Lasting) or judgement is not None:
             self._keep_judged(key, (since, len(rows), judgement or str(reason)))
         if reason is not None:
@@ -319,12 +339,21 @@ class TakeBacks:
         raise Conflict("The table is very busy: try again.", self.snapshot(snap.code))
 
 
-def _state_after(snap: Snapshot, entry: "_Entry", moves: int) -> Any:
-    """The state after the log's first ``moves`` rows: kept in the cache's
-    recent history, else replayed from the setup."""
+def _kept_state(entry: "_Entry", moves: int) -> Any:
+    """The state after the log's first ``moves`` rows if the cache's recent
+    history has it (the state now, for a move just made), else ``None``."""
     for m, state in reversed(entry.history.values()):
         if m == moves:
             return state
+    return None
+
+
+def _state_after(snap: Snapshot, entry: "_Entry", moves: int) -> Any:
+    """The state after the log's first ``moves`` rows: kept in the cache's
+    recent history, else replayed from the setup."""
+    state = _kept_state(entry, moves)
+    if state is not None:
+        return state
     state = snap.game.setup(snap.table["players"], snap.table["seed"], snap.table["options"])
     for seat, action in entry.rows[:moves]:
         state = replayed(snap.game, state, seat, action)

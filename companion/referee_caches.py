@@ -22,6 +22,7 @@ class Caches:
         may still be sending the one before), for the tables seen last."""
         table_id, version = snap.table["id"], snap.version
         with self._lock:
+            kept = None
             for near in (version - 1, version - 2, version + 1, version - 3):
                 kept = self._snaps.get((table_id, near))
                 if kept is not None:
@@ -33,7 +34,12 @@ class Caches:
                 self._snaps.pop((table_id, old), None)
             while len(self._snaps) > 2 * self.cache_tables:
                 self._snaps.popitem(last=False)
-            self._trim()
+            if kept is None:
+                # A table new to the snapshots: the only time there can be one
+                # table too many. (Looking at every table at every version was
+                # 2% of a busy worker's CPU; a table that stops being watched
+                # is let go when the next new one comes.)
+                self._trim()
         return snap
 
     def _trim(self: "Referee") -> None:
@@ -64,7 +70,8 @@ class Caches:
                 self._cache.move_to_end(table_id)
             while len(self._cache) > self.cache_tables:
                 self._cache.popitem(last=False)
-            self._trim()
+            if old is None:   # a table new to the cache (see _keep)
+                self._trim()
 
     def forget(self: "Referee") -> None:
         """Drop every cached state (tests use it to prove a rebuild from the database)."""

@@ -4,8 +4,12 @@ view drawn (:mod:`.drawing`), the controls the seat's actions
 (:mod:`.controls`), the scores the engine's result in words (:mod:`.words`).
 
 Every board is worked out once per version and shared by every phone
-(``snap.cached``), its drawings once per change (:mod:`.drawn`); a phone
-adds only its own controls.
+(``snap.cached``), and made only when what it is made from changed: a board,
+a seat's own board up close and its controls are kept with the drawings
+(:mod:`.drawn`), keyed by exactly what each is made from, so that a move
+remakes the one board it changed, and a version gives the parts that did not
+change the very same objects as the version before (companion/reuse.py then
+compares them at once).
 """
 
 from __future__ import annotations
@@ -13,8 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.synthesis.controls import an, controls
-from companion.games.synthesis.drawing import Colours, bond_lines
-from companion.games.synthesis.drawn import formula_html, panel_html, placements_html
+from companion.games.synthesis.drawing import bond_lines
+from companion.games.synthesis.drawn import (colours, formula_html, kept, kept_drawing, panel_html, placements_html,
+                                             written)
 from companion.games.synthesis.words import breakdown, solo
 
 LEVEL_WORDS = {"green": "easy (green)", "yellow": "medium (yellow)", "red": "hard (red)"}
@@ -26,7 +31,7 @@ class Table:
     def __init__(self, snap: Any) -> None:
         self.snap, self.game = snap, snap.game
         self.cards = self.game.cards
-        self.colours = Colours(self.cards)
+        self.colours = colours(self.game)
         self.state = snap.state
         self.view = snap.view(None)
         """The spectator's: everything on the table but the dice's generator, the same for every seat."""
@@ -36,9 +41,17 @@ class Table:
         return "free bond (one line)" if shape == "line" else self.cards.bonds[shape].name
 
     def names(self) -> dict[str, str]:
-        return card_names(self.cards)
+        return kept(self.game, ("card names",), lambda: card_names(self.cards))
 
     # --- the turn: disc, dice, goal cards ------------------------------------------------------
+    def table(self) -> dict[str, Any]:
+        """What the turn's part shows; the disc and the goal cards drawn once
+        per change (a new turn, a new holder of yellow; the cards never)."""
+        disc, goals = self.disc(), self.goals()
+        return {"status": self.status(), "roll": self.roll(), "goals": goals,
+                "disc_html": kept_drawing(self.game, ("disc", written(disc)), "disc_svg", disc, self.colours.ink),
+                "goals_html": kept_drawing(self.game, ("goals", written(goals)), "turn_goals", goals)}
+
     def disc(self) -> dict[str, Any]:
         fig = self.game.disc_figure(self.view["turn"])
         boxes = []
@@ -51,6 +64,9 @@ class Table:
         return {"boxes": boxes, "roller": fig["roller"], "step": fig["step"]}
 
     def roll(self) -> dict[str, Any] | None:
+        return self.snap.cached(("synthesis-roll",), self._roll)   # the status and every drawing seat's prompt
+
+    def _roll(self) -> dict[str, Any] | None:
         if not self.view["roll"]:
             return None
         bond, mutation = self.view["roll"]
@@ -103,13 +119,25 @@ class Table:
                 "links": links}
 
     # --- the boards ------------------------------------------------------------------------------
+    def key(self, seat: int) -> tuple[Any, ...]:
+        """Everything a seat's board is made from, as plain values: its entry in
+        the view, the side, the turn (the track), its player's name and score."""
+        def make() -> tuple[Any, ...]:
+            score = self.snap.running_result().scores[seat]
+            return ("board", seat, self.snap.name(seat), self.view["side"], self.view["turn"],
+                    written(self.view["seats"][seat]), score.total,
+                    tuple((line.key, line.label, line.points) for line in score.lines), written(score.details))
+        return self.snap.cached(("synthesis-key", seat), make)
+
     def board(self, seat: int) -> dict[str, Any]:
-        return self.snap.cached(("synthesis-board", seat), lambda: self._board(seat))
+        return self.snap.cached(("synthesis-board", seat),
+                                lambda: kept(self.game, self.key(seat), lambda: self._board(seat)))
 
     def _board(self, seat: int) -> dict[str, Any]:
         shown, side, name = self.view["seats"][seat], self.view["side"], self.snap.name(seat)
         score = self.snap.running_result().scores[seat]
         pts = self.cards.rules.elemental_points
+        names = self.names()
         return {
             "seat": seat, "name": name, "board": shown["board"], "side": side,
             "colour": shown["colour"], "ink": self.colours.ink.get(shown["colour"], "#777777"),
@@ -118,8 +146,8 @@ class Table:
             "panel_html": panel_html(self.game, shown, side, self.view["turn"], score, name),
             "score": {"total": score.total,
                       "lines": breakdown(score, shown, self.cards.points,
-                                         lambda n: pts.pair if n >= 2 else pts.one if n == 1 else 0, self.names()),
-                      "solo": solo(score, self.names()),
+                                         lambda n: pts.pair if n >= 2 else pts.one if n == 1 else 0, names),
+                      "solo": solo(score, names),
                       "longest": score.details.get("longest_chain", 0),
                       "elementals": score.details.get("elemental_molecules", 0)},
             "free_left": shown["free_bonds"]["left"],
@@ -127,11 +155,28 @@ class Table:
 
     def mine(self, seat: int, ctl: dict[str, Any], drawing: bool) -> dict[str, Any]:
         """My board again, up close while I draw: the loupe's targets are this seat's alone."""
-        shown, side, name = self.view["seats"][seat], self.view["side"], self.snap.name(seat)
-        free = ctl["free"]["lines"] if ctl["free"] else []
-        return {**self.board(seat),
-                "loupe_html": formula_html(self.game, shown, side, name, "loupe", free) if drawing else None,
-                "mine_html": formula_html(self.game, shown, side, name, "mine" if drawing else "other")}
+        free = tuple(ctl["free"]["lines"]) if drawing and ctl["free"] else ()
+
+        def make() -> dict[str, Any]:
+            shown, side, name = self.view["seats"][seat], self.view["side"], self.snap.name(seat)
+            return {**self.board(seat),
+                    "loupe_html": formula_html(self.game, shown, side, name, "loupe", list(free)) if drawing else None,
+                    "mine_html": formula_html(self.game, shown, side, name, "mine" if drawing else "other")}
+        return kept(self.game, ("mine", *self.key(seat), drawing, free), make)
+
+    def controls(self, seat: int) -> dict[str, Any]:
+        """This seat's controls, made from its actions and the phase alone: a
+        seat's actions stay the same while others move, and their JSON as one
+        text is a fifth of the cost of each action's (a bond has a hundred
+        placements and more), which only a change needs."""
+        actions = self.snap.actions(seat)
+
+        def make() -> dict[str, Any]:
+            ctl = controls(self.game, self.view, actions)
+            if ctl["placements"]:
+                ctl["placements"]["options_html"] = placements_html(self.game, ctl["placements"]["options"])
+            return ctl
+        return kept(self.game, ("controls", self.view["phase"], written(actions)), make)
 
     # --- what the table is doing ---------------------------------------------------------------
     def status(self) -> str:
@@ -209,17 +254,16 @@ def board_context(snap: Any, seat: int | None) -> dict[str, Any]:
     t = Table(snap)
     v = t.view
     boards = [t.board(i) for i in range(v["players"])]
-    ctl = controls(t.game, v, snap.actions(seat)) if seat is not None else None
-    if ctl and ctl["placements"]:
-        ctl["placements"]["options_html"] = placements_html(t.game, ctl["placements"]["options"])
+    ctl = t.controls(seat) if seat is not None else None
     drawing = bool(ctl and (ctl["placements"] or ctl["free"]))
     mine = t.mine(seat, ctl, drawing) if seat is not None else None
     # the same for every phone (all from the view every seat sees): worked out once per version
-    table = snap.cached(("synthesis-table",), lambda: {"status": t.status(), "disc": t.disc(), "roll": t.roll(),
-                                                       "goals": t.goals()})
+    table = snap.cached(("synthesis-table",), t.table)
     return {"syn": {
         "phase": v["phase"], "turn": v["turn"], "turns": t.game.rules.turns, "side": v["side"], "mode": v["mode"],
         **table, "boards": boards,
+        # what the scores' part reads, apart from the boards (which change with every move, their scores seldom)
+        "scores": [{"seat": b["seat"], "name": b["name"], "score": b["score"]} for b in boards],
         "mine": mine, "ctl": ctl, "prompt": t.prompt(seat, ctl) if ctl is not None else "",
         "drawing": drawing, "marker": v["seats"][seat]["colour"] if seat is not None else None,
         "inks": dict(t.colours.ink),

@@ -80,7 +80,7 @@ def bond_lines(fig: dict[str, Any], cx: float, cy: float, size: float) -> Item:
 def placed(game: Any, geometry: dict[str, Any]) -> dict[str, Any]:
     """Where a board side's hexagons and lines are on the phone, and their
     tap targets: the same all game long, so made once per side (the marks
-    on it are :func:`formula`'s)."""
+    on it are :func:`hexagons`' and :func:`line`'s)."""
     left, top, right, bottom = geometry["bounds"]
     u = min(MAX_UNIT, (WIDTH - 2 * PAD) / (right - left))
     height = _r((bottom - top) * u + 2 * PAD)
@@ -110,45 +110,51 @@ def placed(game: Any, geometry: dict[str, Any]) -> dict[str, Any]:
         nx, ny = (y1 - y2) / u, (x2 - x1) / u      # the unit normal
         h = SQRT3 / 2 * u
         hit = f"{x1},{y1} {_r(mx + nx * h)},{_r(my + ny * h)} {x2},{y2} {_r(mx - nx * h)},{_r(my - ny * h)}"
-        lines.append((e, {"line": e["line"], "x1": x1, "y1": y1, "x2": x2, "y2": y2, "hit": hit}))
+        lines.append((e, {"line": e["line"], "x1": x1, "y1": y1, "x2": x2, "y2": y2, "hit": hit,
+                          "segment": f"M{x1} {y1}L{x2} {y2}"}))
     sx, sy = start if start else (WIDTH / 2, height / 2)
-    return {"height": height, "unit": _r(u), "hexagons": hexagons, "lines": lines,
-            "loupe": Item(cx=_r(sx), cy=_r(sy), w=_r(u * LOUPE_UNITS), h=_r(u * LOUPE_UNITS * 0.72))}
+    loupe = Item(cx=_r(sx), cy=_r(sy), w=_r(u * LOUPE_UNITS), h=_r(u * LOUPE_UNITS * 0.72))
+    return {"height": height, "unit": _r(u), "hexagons": hexagons, "lines": lines, "loupe": loupe,
+            "frame": Item(width=WIDTH, height=height, loupe=loupe)}
 
 
-def formula(game: Any, geometry: dict[str, Any], shown: dict[str, Any], colours: Colours,
-            where: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The formula of one seat's board (``shown``: its entry in the view),
-    on the side's placement (``where``: :func:`placed`, made here if not given)."""
-    where = where or placed(game, geometry)
+def hexagons(where: dict[str, Any], shown: dict[str, Any], colours: Colours) -> Item:
+    """The formula of one seat's board (``shown``: its entry in the view) as
+    its hexagons, on the side's placement (``where``: :func:`placed`): what
+    the molecules and the choices pending change. Its lines are drawn one by
+    one (:func:`line`), each kept, since every bond changes some."""
     molecules = {m[0]: Item(colour=colours.name(m[1]), look=colours.look(colours.name(m[1])), volume=m[2],
                             elemental=m[3], row=m[4], turn=m[5]) for m in shown["molecules"]}
     pending = {p["hexagon"]: p for p in shown["pending"]}
-    hexagons = []
+    out = []
     for hx, fixed in where["hexagons"]:
         mol = molecules.get(hx["hexagon"])
-        hexagons.append(Item(**fixed, molecule=mol, pending=hx["hexagon"] in pending,
-                             title=_hex_title(hx, mol, pending.get(hx["hexagon"]))))
-    lines = []
-    for (e, fixed), ch in zip(where["lines"], shown["lines"]):
-        state = ("start" if e["start"] else "printed" if e["printed"] else colours.name(ch) if ch != "." else "open")
-        lines.append(Item(**fixed, state=state, open=state == "open",
-                          look=colours.look(state) if state not in ("start", "printed", "open") else None))
-    return Item(width=WIDTH, height=where["height"], unit=where["unit"], hexagons=hexagons, lines=lines,
-                paths=_paths(lines), loupe=where["loupe"])
+        out.append(Item(**fixed, molecule=mol, pending=hx["hexagon"] in pending,
+                        title=_hex_title(hx, mol, pending.get(hx["hexagon"]))))
+    return Item(width=WIDTH, height=where["height"], unit=where["unit"], hexagons=out, loupe=where["loupe"])
 
 
-def _paths(lines: list[Item]) -> list[Item]:
-    """The lines as one path per kind and colour: a board seen, not tapped,
-    needs no element per line (everyone's boards go to every phone)."""
-    groups: dict[str, Item] = {}
-    for ln in lines:
-        key = ln.look.id if ln.look else ln.state
-        g = groups.setdefault(key, Item(state=ln.state, look=ln.look, d=[]))
-        g.d.append(f"M{ln.x1} {ln.y1}L{ln.x2} {ln.y2}")
+def line_state(e: dict[str, Any], ch: str, colours: Colours) -> str:
+    """A line as drawn: ``start``, ``printed``, ``open`` or its colour (``ch``: its letter in the view, or ".")."""
+    return "start" if e["start"] else "printed" if e["printed"] else colours.name(ch) if ch != "." else "open"
+
+
+def line(fixed: dict[str, Any], state: str, colours: Colours) -> Item:
+    """One line of the formula (``fixed``: its place, from :func:`placed`) in ``state``."""
+    return Item(**fixed, state=state, open=state == "open",
+                look=colours.look(state) if state not in ("start", "printed", "open") else None)
+
+
+def paths(where: dict[str, Any], states: list[str], colours: Colours) -> list[Item]:
+    """The lines as one path per kind and colour (``states``: each line's
+    :func:`line_state`): a board seen, not tapped, needs no element per line
+    (everyone's boards go to every phone)."""
+    groups: dict[str, list[str]] = {}
+    for (_, fixed), state in zip(where["lines"], states):
+        groups.setdefault(state, []).append(fixed["segment"])
     order = {"open": 0, "printed": 2, "start": 3}
-    return [Item(state=g.state, look=g.look, d="".join(g.d))
-            for _, g in sorted(groups.items(), key=lambda kv: order.get(kv[0], 1))]
+    return [Item(state=state, look=colours.look(state) if state not in order else None, d="".join(d))
+            for state, d in sorted(groups.items(), key=lambda kv: order.get(kv[0], 1))]
 
 
 def _hex_title(hx: dict[str, Any], mol: Item | None, pending: dict[str, Any] | None) -> str:
@@ -170,22 +176,36 @@ SHORT = {"elemental": "Elemental", "chains": "Chains", "lines": "Rows+cols", "ch
          "pattern_card": "Pattern card"}
 """The score boxes' labels where a phone has room for a word or two."""
 PAIRS_X = 214
+TABLE_TOP = 4 + 2 * (TRACK_H + 3) + 36
+
+
+def track_colours(shown: dict[str, Any], turns: int) -> list[str | None]:
+    """The turn track's boxes: each played turn's colour, then empty boxes."""
+    return shown["turn_track"] + [None] * (turns - len(shown["turn_track"]))
+
+
+def turn_box(i: int, colour: str | None, turn: int, turns: int, colours: Colours) -> Item:
+    """Box ``i`` of the turn track (the turn ``i + 1``) in ``colour``, ``turn`` the turn now."""
+    per_row = (turns + 1) // 2
+    bw = (WIDTH - 8) / per_row
+    t = i + 1
+    x = 4 + (i % per_row) * bw
+    return Item(turn=t, x=_r(x), cx=_r(x + bw / 2), y=4 + (i // per_row) * (TRACK_H + 3), w=_r(bw),
+                look=colours.look(colour), now=t == turn)
+
+
+def panel_size(geometry: dict[str, Any]) -> Item:
+    """The size of a board side's panel (:func:`panel`'s ``width`` and ``height``)."""
+    return Item(width=WIDTH, height=TABLE_TOP + max(geometry["table"]) * CELL + 34 + 52)
 
 
 def panel(geometry: dict[str, Any], shown: dict[str, Any], turn: int, turns: int, score: Any,
           labels: list[tuple[str, str]], colours: Colours) -> Item:
     """Turn track, volume table, elemental boxes and score boxes of one board."""
-    per_row = (turns + 1) // 2
-    bw = (WIDTH - 8) / per_row
-    track = []
-    for i, colour in enumerate(shown["turn_track"] + [None] * (turns - len(shown["turn_track"]))):
-        t = i + 1
-        x = 4 + (i % per_row) * bw
-        track.append(Item(turn=t, x=_r(x), cx=_r(x + bw / 2), y=4 + (i // per_row) * (TRACK_H + 3),
-                          w=_r(bw), look=colours.look(colour), now=t == turn))
+    track = [turn_box(i, colour, turn, turns, colours) for i, colour in enumerate(track_colours(shown, turns))]
     heights = geometry["table"]
     tallest = max(heights)
-    top = 4 + 2 * (TRACK_H + 3) + 36
+    top = TABLE_TOP
     bottom = top + tallest * CELL
     earned = shown["free_bonds"]["earned"]
     used = shown["free_bonds"]["used"]

@@ -195,7 +195,8 @@ def _limits(console: Console, inside: dict[str, Any] | None, stolen: float | Non
                 f"{t / 60:.1f} min {n / 1e6:.2f} M" for t, n in inside["blocks"][1::2]))
         if inside["left_in_cycles"] is not None:
             console.print(f"objects the worker left in reference cycles when it stopped: {inside['left_in_cycles']:,} "
-                          "(with its collector out of the way, companion/collector.py, what it leaked)")
+                          "(with its collector out of the way, companion/collector.py, what it leaked); "
+                          f"the cycles, by what made them: {inside['cycles_left'] or '-'}")
     if stolen is not None:
         console.print(f"CPU time the host took from this machine during the soak (steal): {stolen:.1f}%")
 

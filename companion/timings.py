@@ -15,7 +15,8 @@ One JSON line per event: ``{"act": [wall_ms, cpu_ms]}`` for each move
 (``POST /t/<code>/act``) and ``{"gc": [wall_ms, collected, generation, cpu_ms]}`` for
 each garbage collection (every one holds the interpreter lock: a young one
 over many survivors stalls the worker too). A worker told to stop writes
-``{"left": [collected, ms, {kind: count}]}``; every 30 s of moves,
+``{"left": [collected, ms, {kind: count}, {cycle: count}]}`` (a cycle named
+by the functions in it); every 30 s of moves,
 ``{"blocks": [seconds, blocks]}``, the small blocks Python's allocator holds: what one last full collection found in
 cycles, which with the collector kept out of the way
 (:mod:`companion.collector`) is what the worker leaked. Nothing is wrapped,
@@ -80,13 +81,15 @@ class Timings:
             gc.set_debug(gc.DEBUG_SAVEALL)   # keep what the full one finds, to say what it was
             collected = gc.collect()
             kinds = Counter(_kind(o) for o in gc.garbage)
+            cycles = _cycles(gc.garbage)
             gc.garbage.clear()
         finally:
             gc.set_debug(0)
             self._counting = False
         self.serving = False
         """Set by the worker's first request: collections before it are the worker loading."""
-        self.write("left", [collected, round((time.perf_counter() - started) * 1000, 2), dict(kinds.most_common(12))])
+        self.write("left", [collected, round((time.perf_counter() - started) * 1000, 2), dict(kinds.most_common(12)),
+                            dict(cycles.most_common(12))])
 
     def on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if self._counting or not self.serving:   # a worker still loading keeps no phone waiting
@@ -114,6 +117,31 @@ def _kind(thing: Any) -> str:
     if isinstance(thing, types.FunctionType):
         return f"function {thing.__module__}.{thing.__qualname__}"
     return f"{type(thing).__module__}.{type(thing).__qualname__}"
+
+
+def _cycles(found: list[Any]) -> Counter[str]:
+    """The cycles among ``found`` (objects joined by references to each
+    other), each named by the functions in it: what made it."""
+    index = {id(o): i for i, o in enumerate(found)}
+    parent = list(range(len(found)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, thing in enumerate(found):
+        for other in gc.get_referents(thing):
+            j = index.get(id(other))
+            if j is not None and root(i) != root(j):
+                parent[root(i)] = root(j)
+    names: dict[int, set[str]] = {}
+    for i, thing in enumerate(found):
+        group = names.setdefault(root(i), set())
+        if isinstance(thing, types.FunctionType):
+            group.add(f"{thing.__module__}.{thing.__qualname__}")
+    return Counter(" + ".join(sorted(group)) or "no function" for group in names.values())
 
 
 def install(app: Any) -> Timings | None:
@@ -151,6 +179,7 @@ def summary(path: str) -> dict[str, Any]:
     acts: list[tuple[float, float]] = []
     collections: dict[bool, list[tuple[float, float | None]]] = {True: [], False: []}
     left: list[int] = []
+    cycles: Counter[str] = Counter()
     blocks: list[tuple[float, int]] = []
     with open(path, encoding="utf-8") as lines:
         for line in lines:
@@ -165,6 +194,7 @@ def summary(path: str) -> dict[str, Any]:
                 blocks.append((float(entry["blocks"][0]), int(entry["blocks"][1])))
             elif "left" in entry:
                 left.append(int(entry["left"][0]))
+                cycles.update(entry["left"][3] if len(entry["left"]) > 3 else {})
 
     def pct(values: list[float], p: float) -> float | None:
         return quantile(values, p) if values else None
@@ -174,7 +204,7 @@ def summary(path: str) -> dict[str, Any]:
             "wall_ms": {"p50": pct(walls, 0.5), "p95": pct(walls, 0.95)},
             "cpu_ms": {"p50": pct(cpus, 0.5), "p95": pct(cpus, 0.95)},
             "full_gc": _collections(collections[True]), "young_gc": _collections(collections[False]),
-            "left_in_cycles": sum(left) if left else None, "blocks": blocks}
+            "left_in_cycles": sum(left) if left else None, "cycles_left": dict(cycles), "blocks": blocks}
 
 
 def _collections(times: list[tuple[float, float | None]]) -> dict[str, Any]:

@@ -142,12 +142,15 @@ def search_embedding(atoms: list[str], bonds: dict[tuple[int, int], int], field:
             taken.discard(s)
         return False
 
-    for s in starts[:3]:
-        placed = {first: s}
-        taken = {s}
-        if extend(1):
-            return placed, False
-    return None, steps[0] > EMBED_STEPS
+    try:
+        for s in starts[:3]:
+            placed = {first: s}
+            taken = {s}
+            if extend(1):
+                return placed, False
+        return None, steps[0] > EMBED_STEPS
+    finally:
+        del extend  # it calls itself by name: a cycle (it and its cell) refcounting cannot free
 
 
 def bond_lines(a: tuple[float, float], b: tuple[float, float], order: int, spread: float,

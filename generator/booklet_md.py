@@ -96,6 +96,7 @@ class Section:
 
         for b in self.blocks:
             words(b)
+        del words  # it calls itself by name: a cycle (it and its cell) refcounting cannot free
         return plain(" ".join(parts))
 
 

@@ -113,6 +113,7 @@ def texts(svg: str | bytes | etree._Element) -> list[Text]:
                 walk(child, m, style)
 
     walk(root, IDENTITY, {"font-size": "16", "font-weight": "normal", "text-anchor": "start"})
+    del walk  # it calls itself by name: a cycle (it and its cell) refcounting cannot free
     return out
 
 

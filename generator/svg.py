@@ -90,6 +90,7 @@ def template_source(name: str) -> str:
                 walk(ref)
 
     walk(name)
+    del walk  # it calls itself by name: a cycle (it and its cell) refcounting cannot free
     return "\n".join(f"--{k}--\n{v}" for k, v in sorted(seen.items()))
 
 

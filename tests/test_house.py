@@ -106,3 +106,31 @@ def test_nothing_imports_in_a_circle():
         if name not in state:
             visit(name, [name])
     assert not cycles, "import cycles:\n" + "\n".join(" -> ".join(c) for c in cycles)
+
+
+def _self_calling_nested(path: Path) -> list[str]:
+    """Nested functions that call themselves by name and whose name the
+    enclosing function never deletes."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for outer in ast.walk(tree):
+        if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        deleted = {t.id for n in ast.walk(outer) if isinstance(n, ast.Delete) for t in n.targets
+                   if isinstance(t, ast.Name)}
+        for inner in ast.walk(outer):
+            if inner is outer or not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            calls = {n.func.id for n in ast.walk(inner) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+            if inner.name in calls and inner.name not in deleted:
+                found.append(f"{path.relative_to(ROOT)}: {outer.name}.{inner.name}")
+    return found
+
+
+def test_no_nested_function_calls_itself_without_letting_go():
+    """A nested function that calls itself by name is a reference cycle (it
+    and its closure's cell) that only a full garbage collection frees, and a
+    serving worker never makes one (companion/collector.py): the enclosing
+    function deletes the name when done (engine/chem.py's find_isomorphism)."""
+    found = [f for p in _modules().values() for f in _self_calling_nested(p)]
+    assert not found, found

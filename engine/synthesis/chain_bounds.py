@@ -204,13 +204,16 @@ class Bounds:
                         return got
             return False
 
-        for target in range(alone, 0, -1):
-            got = lay(0, 0, target)
-            if got is None:
-                return target  # not proven lower: the bound stays where it was
-            if got:
-                return target
-        return 0
+        try:
+            for target in range(alone, 0, -1):
+                got = lay(0, 0, target)
+                if got is None:
+                    return target  # not proven lower: the bound stays where it was
+                if got:
+                    return target
+            return 0
+        finally:
+            del lay  # it calls itself by name: a cycle (it and its cell) refcounting cannot free
 
     def chain_points_by_runs(self, free: int, proj: tuple) -> list[int]:
         """``out[r]``: the most the free cells' chains can score while holding

@@ -36,4 +36,10 @@ def test_play_leaves_nothing_in_cycles(server_factory: Any, tmp_path: Path, monk
     left = [line["left"] for line in lines if "left" in line]
     log = (tmp_path / f"server-{server.port}.log").read_text(errors="replace")
     assert left, "the worker did not write what it left (was it stopped with SIGTERM?)\n" + log[-2000:]
-    assert left[0][0] == 0, f"{left[0][0]} objects were left in reference cycles: {left[0][2]}"
+    # Werkzeug's URL matcher makes a cycle in every request (a nested function
+    # calling itself by name), garbage once the URL is matched: one that a
+    # young collection catches mid-match (another thread's collection while
+    # this one waits for the lock) outlives it, a few hundred bytes, seldom.
+    # Any other cycle is one of ours.
+    ours = {name: n for name, n in left[0][3].items() if "werkzeug.routing.matcher" not in name}
+    assert not ours, f"{left[0][0]} objects were left in reference cycles: {left[0][2]}; the cycles: {left[0][3]}"

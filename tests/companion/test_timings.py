@@ -50,6 +50,7 @@ def test_each_move_and_each_full_collection_is_written_down(tmp_path: Path, toy:
         kept.census()                                                    # a stopping worker's last collection
         left = [e["left"] for e in _lines(path) if "left" in e]
         assert len(left) == 1 and left[0][0] >= 1 and left[0][2].get("builtins.list") == 1   # the old one only
+        assert left[0][3] == {"no function": 1}                          # one cycle, made by no function
         assert len([e for e in _lines(path) if "gc" in e]) == gc_lines  # written as what was left, not as a pause
     finally:
         kept.close()
@@ -73,7 +74,8 @@ def test_the_summary_gives_the_percentiles_and_the_collections(tmp_path: Path) -
     path = tmp_path / "t.jsonl"
     rows = ([{"act": [float(w), float(w) / 10]} for w in range(1, 101)]
             + [{"gc": [300.0, 5]}, {"gc": [20.0, 0, 2, 15.0]}, {"gc": [7.0, 1, 0, 0.5]}, {"gc": [9.0, 0, 1, 2.0]},
-               {"left": [3, 40.0]}, {"blocks": [30.0, 1000]}, {"blocks": [60.5, 1200]}])
+               {"left": [3, 40.0]}, {"left": [8, 1.0, {}, {"m.f": 1}]}, {"blocks": [30.0, 1000]},
+               {"blocks": [60.5, 1200]}])
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     found = timings.summary(str(path))
     assert found["moves"] == 100
@@ -84,5 +86,5 @@ def test_the_summary_gives_the_percentiles_and_the_collections(tmp_path: Path) -
                                 "total_cpu_ms": 15.0}
     assert found["young_gc"] == {"n": 2, "longest_ms": 9.0, "total_ms": 16.0, "longest_cpu_ms": 2.0,
                                  "total_cpu_ms": 2.5}
-    assert found["left_in_cycles"] == 3
+    assert found["left_in_cycles"] == 11 and found["cycles_left"] == {"m.f": 1}
     assert found["blocks"] == [(30.0, 1000), (60.5, 1200)]

@@ -22,8 +22,12 @@ ELEMENT_WORDS = {"H": "Hydrogen", "O": "Oxygen", "N": "Nitrogen", "C": "Carbon",
 TRACK_WORDS = {"discover": "Discover", "study": "Study", "research": "Research", "lab": "Lab"}
 
 
+_encode = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
+"""``json.dumps`` with these settings, without making an encoder at each call (a phone's every action is encoded)."""
+
+
 def to_json(action: dict[str, Any]) -> str:
-    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+    return _encode(action)
 
 
 def describe_token(b: Any, where: str) -> str:
@@ -50,7 +54,10 @@ class Panel:
         return [a for a in self.left.values() if a["type"] == kind and all(a.get(k) == v for k, v in match.items())]
 
     def use(self, action: dict[str, Any]) -> str:
-        return to_json(self.left.pop(to_json(action)))
+        """The action as sent (its JSON: the key it is left under, encoded once)."""
+        key = to_json(action)
+        del self.left[key]
+        return key
 
     def button(self, action: dict[str, Any], text: str, kind: str = "") -> None:
         self.buttons.append({"act": self.use(action), "text": text, "kind": kind})
@@ -78,8 +85,10 @@ class Panel:
 
 
 def controls(b: Any, actions: list[dict[str, Any]]) -> dict[str, Any]:
+    """``b`` is read only when there are ``actions`` (a seat with none is
+    offered nothing, and its Board is not made)."""
     panel = Panel(actions)
-    task = b.view["deciding"] or {}
+    task = (b.view["deciding"] or {}) if actions else {}
     kind = task.get("do") if actions else None
     extra: dict[str, Any] = {"fire": None, "trade": None, "info": [], "dish": None}
     prompt = ""

@@ -1,32 +1,43 @@
-"""Pieces of the Compounded board drawn once per change, not once per phone
+"""Pieces of the Compounded board made once per change, not once per phone
 and version.
 
 A grid space, a Workbench and the scoreboard look the same on every phone
 that shows them, and a move changes one or two of them: drawing each for
 every phone at every version was most of the board's work (profiled: the
-grid alone a third of a move's CPU, the scoreboard a fifth). So each piece
-is kept, keyed by exactly what its macro reads (its arguments, as JSON),
-and shared by every phone and later version that shows the same.
+grid alone a third of a move's CPU, the scoreboard a fifth). Keying each
+drawing by its arguments as JSON then cost more than drawing the pieces
+that changed (profiled: JSON a third of the board's time). So each piece
+(its words and numbers, and its drawing) is kept under a key of the plain
+values it is made from, read from the engine's view (:mod:`.board` says
+which), and shared by every phone and later version that shows the same:
+a piece unchanged since the last version is the very same object, which
+the comparison of a part's inputs (:mod:`companion.reuse`) then settles at
+once.
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any
+from typing import Any, Callable, Hashable, TypeVar
 
 from flask import current_app
 from markupsafe import Markup
 
 from companion.kept import Kept
 
-KEEP = 4096
-"""Pieces kept (a KiB or two each): every piece of a few hundred tables."""
+T = TypeVar("T")
 
-_drawn = Kept[Markup](KEEP)
+KEEP = 8192
+"""Pieces kept (a KiB or two each): a grid space lit and unlit, each
+Workbench in full and in short, the scoreboard, for a few hundred tables."""
+
+_kept = Kept[Any](KEEP)
+
+
+def piece(key: Hashable, make: Callable[[], T]) -> T:
+    """What ``make()`` made for ``key`` (a tuple of plain values), made now unless kept."""
+    return _kept.get(key, make)
 
 
 def drawn(macro: str, *args: Any) -> Markup:
-    """``macro(*args)`` of ``compounded/_macros.html``."""
-    key = (macro, json.dumps(args, sort_keys=True, separators=(",", ":")))
-    return _drawn.get(key, lambda: Markup(
-        getattr(current_app.jinja_env.get_template("compounded/_macros.html").module, macro)(*args)))
+    """``macro(*args)`` of ``compounded/_macros.html``, drawn now."""
+    return Markup(getattr(current_app.jinja_env.get_template("compounded/_macros.html").module, macro)(*args))

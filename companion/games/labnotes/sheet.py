@@ -59,41 +59,60 @@ def _title(label: str, ch: str) -> str:
     return f"{label}: {ELEMENT_NAMES.get(ch, ch)}"
 
 
+def frame(field: FieldLayout, all_gaps: bool = False) -> dict[str, Any]:
+    """What every drawing of a sheet on ``field`` shares: its size, the row
+    and column labels, the sizes of spaces and gaps."""
+    width = MARGIN_LEFT + field.width - 1 + MARGIN_RIGHT
+    height = MARGIN_TOP + field.height - 1 + MARGIN_BOTTOM
+    rows = [{"text": s.label[0], "x": 0.22, "y": round(MARGIN_TOP + s.y, 3)} for s in field.spaces if s.col == 0]
+    cols = [{"text": s.label[1:], "x": round(MARGIN_LEFT + s.x + 0.25, 3), "y": 0.17}
+            for s in field.spaces if s.row == 0]
+    return {"width": round(width, 3), "height": round(height, 3), "rows": rows, "cols": cols,
+            "r": SPACE_R, "hit": HIT_R, "gap_r": GAP_R if all_gaps else GAP_HIT_R}
+
+
+def cell(field: FieldLayout, space: Any, ch: str, new: bool, tappable: bool) -> dict[str, Any]:
+    """A space of ``field`` holding ``ch``; ``new``: written this turn; ``tappable``: offered to its owner."""
+    x, y = _centre(field, space.index)
+    cls = ["space"] + (["burned"] if ch == "x" else [f"el-{ch}"] if ch != "." else [])
+    if new:
+        cls.append("new")
+    if tappable:
+        cls.append("tappable")
+    return {"index": space.index, "label": space.label, "x": round(x, 3), "y": round(y, 3),
+            "char": ch, "cls": " ".join(cls), "title": _title(space.label, ch)}
+
+
+def bond(field: FieldLayout, a: int, b: int, order: int) -> dict[str, Any]:
+    """The strokes of a bond of ``order`` between spaces ``a`` and ``b``."""
+    lines = [{"x1": round(x1, 3), "y1": round(y1, 3), "x2": round(x2, 3), "y2": round(y2, 3)}
+             for x1, y1, x2, y2 in bond_lines(_centre(field, a), _centre(field, b), order, BOND_SPREAD,
+                                              SPACE_R - 0.02)]
+    return {"a": a, "b": b, "order": order, "lines": lines}
+
+
+def gaps(field: FieldLayout, spaces: str, bonds: list[Any], offered_bonds: set[tuple[int, int]] | frozenset,
+         all_gaps: bool = False) -> list[dict[str, Any]]:
+    """Where a bond may be drawn (between two elements; anywhere on the paper page)."""
+    existing = {(a, b): o for a, b, o in bonds}
+    out = []
+    for a, b in field.neighbours:
+        if all_gaps or (spaces[a] in ELEMENT_NAMES and spaces[b] in ELEMENT_NAMES):
+            (ax, ay), (bx, by) = _centre(field, a), _centre(field, b)
+            out.append({"a": a, "b": b, "x": round((ax + bx) / 2, 3), "y": round((ay + by) / 2, 3),
+                        "offered": (a, b) in offered_bonds, "order": existing.get((a, b), 0),
+                        "name": f"{field.spaces[a].label}\u2013{field.spaces[b].label}"})
+    return out
+
+
 def draw_sheet(shown: dict[str, Any], field: FieldLayout, *, offered_spaces: set[int] = frozenset(),
                offered_bonds: set[tuple[int, int]] = frozenset(), mine: bool = False,
                all_gaps: bool = False) -> dict[str, Any]:
     """Geometry of one note sheet (a seat's view of it) for the SVG template."""
     spaces = shown["spaces"].replace("/", "")
     placed = set(shown.get("placed", ()))
-    width = MARGIN_LEFT + field.width - 1 + MARGIN_RIGHT
-    height = MARGIN_TOP + field.height - 1 + MARGIN_BOTTOM
-    cells = []
-    for space, ch in zip(field.spaces, spaces):
-        x, y = _centre(field, space.index)
-        cls = ["space"] + (["burned"] if ch == "x" else [f"el-{ch}"] if ch != "." else [])
-        if space.index in placed:
-            cls.append("new")
-        if mine and space.index in offered_spaces:
-            cls.append("tappable")
-        cells.append({"index": space.index, "label": space.label, "x": round(x, 3), "y": round(y, 3),
-                      "char": ch, "cls": " ".join(cls), "title": _title(space.label, ch)})
-    bonds = []
-    for a, b, order in shown["bonds"]:
-        lines = [{"x1": round(x1, 3), "y1": round(y1, 3), "x2": round(x2, 3), "y2": round(y2, 3)}
-                 for x1, y1, x2, y2 in bond_lines(_centre(field, a), _centre(field, b), order, BOND_SPREAD,
-                                                  SPACE_R - 0.02)]
-        bonds.append({"a": a, "b": b, "order": order, "lines": lines})
-    gaps = []
-    if mine:
-        existing = {(a, b): o for a, b, o in shown["bonds"]}
-        for a, b in field.neighbours:
-            if all_gaps or (spaces[a] in ELEMENT_NAMES and spaces[b] in ELEMENT_NAMES):
-                (ax, ay), (bx, by) = _centre(field, a), _centre(field, b)
-                gaps.append({"a": a, "b": b, "x": round((ax + bx) / 2, 3), "y": round((ay + by) / 2, 3),
-                             "offered": (a, b) in offered_bonds, "order": existing.get((a, b), 0),
-                             "name": f"{field.spaces[a].label}\u2013{field.spaces[b].label}"})
-    rows = [{"text": s.label[0], "x": 0.22, "y": round(MARGIN_TOP + s.y, 3)} for s in field.spaces if s.col == 0]
-    cols = [{"text": s.label[1:], "x": round(MARGIN_LEFT + s.x + 0.25, 3), "y": 0.17}
-            for s in field.spaces if s.row == 0]
-    return {"width": round(width, 3), "height": round(height, 3), "cells": cells, "bonds": bonds, "gaps": gaps,
-            "rows": rows, "cols": cols, "r": SPACE_R, "hit": HIT_R, "gap_r": GAP_R if all_gaps else GAP_HIT_R}
+    cells = [cell(field, space, ch, space.index in placed, mine and space.index in offered_spaces)
+             for space, ch in zip(field.spaces, spaces)]
+    bonds = [bond(field, a, b, order) for a, b, order in shown["bonds"]]
+    return {**frame(field, all_gaps), "cells": cells, "bonds": bonds,
+            "gaps": gaps(field, spaces, shown["bonds"], offered_bonds, all_gaps) if mine else []}

@@ -1,4 +1,4 @@
-"""What a worker's moves and full garbage collections cost it, written down
+"""What a worker's moves and garbage collections cost it, written down
 when asked (``TIMINGS_FILE``, or ``LABKIT_TIMINGS_FILE`` in the environment):
 the soak benchmark reads the file to say what limits its figures.
 
@@ -14,13 +14,13 @@ phone of the worker waits for as long as it takes.
 One JSON line per event: ``{"act": [wall_ms, cpu_ms]}`` for each move
 (``POST /t/<code>/act``) and ``{"gc": [wall_ms, collected, generation, cpu_ms]}`` for
 each garbage collection (every one holds the interpreter lock: a young one
-over many survivors stalls the worker too). A worker told to stop writes
-``{"left": [collected, ms, {kind: count}, {cycle: count}]}`` (a cycle named
-by the functions in it); every 30 s of moves,
-``{"blocks": [seconds, blocks]}``, the small blocks Python's allocator holds: what one last full collection found in
-cycles, which with the collector kept out of the way
-(:mod:`companion.collector`) is what the worker leaked. Nothing is wrapped,
-and nothing is written, unless asked.
+over many survivors stalls the worker too); every 30 s of requests,
+``{"blocks": [seconds, blocks]}``, the small blocks Python's allocator
+holds. A worker told to stop writes ``{"left": [collected, ms, {kind:
+count}, {cycle: count}]}``: what one last full collection found in cycles
+(each named by the functions in it), which with the collector kept out of
+the way (:mod:`companion.collector`) is what the worker leaked. Nothing is
+wrapped, and nothing is written, unless asked.
 """
 
 from __future__ import annotations
@@ -86,8 +86,6 @@ class Timings:
         finally:
             gc.set_debug(0)
             self._counting = False
-        self.serving = False
-        """Set by the worker's first request: collections before it are the worker loading."""
         self.write("left", [collected, round((time.perf_counter() - started) * 1000, 2), dict(kinds.most_common(12)),
                             dict(cycles.most_common(12))])
 
@@ -140,12 +138,12 @@ def _cycles(found: list[Any]) -> Counter[str]:
     for i, thing in enumerate(found):
         group = names.setdefault(root(i), set())
         if isinstance(thing, types.FunctionType):
-            group.add(f"{thing.__module__}.{thing.__qualname__}")
+            group.add(_kind(thing))
     return Counter(" + ".join(sorted(group)) or "no function" for group in names.values())
 
 
 def install(app: Any) -> Timings | None:
-    """Time the app's moves and the process's full collections, if its
+    """Time the app's moves and the process's collections, if its
     ``TIMINGS_FILE`` names a file (appended to: every worker may write it)."""
     path = app.config.get("TIMINGS_FILE")
     if not path:

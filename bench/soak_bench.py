@@ -9,7 +9,8 @@ one), and act p95/p99 and seen-by-others p95 per game, each beside its goal:
 act p95 <= 50 ms, seen p95 <= 100 ms, memory growth under 10% after the
 first minute, no pause over 50 ms. Beside them, what limits them: the
 worker's own times for each move (wall and CPU, ``companion.timings``), its
-full garbage collections, and the CPU time the host took from this machine.
+garbage collections, its memory every 30 s, what it left in reference cycles,
+and the CPU time the host took from this machine.
 
 Settings: ``LABKIT_BENCH_SOAK_SECONDS`` (default 600), ``LABKIT_BENCH_TABLES``.
 """
@@ -100,11 +101,11 @@ def run(console: Console) -> None:
     timings_file = workdir / "timings.jsonl"
     server = companion_server(1, None, workdir, {"TIMINGS_FILE": str(timings_file)})
     pinger = Pinger(server.url)
+    memory = MemoryWatch(server.rss_mb)
     try:
         cpu_start, wall_start, stolen_start = server.cpu(), time.monotonic(), _stolen()
         generators = _generators(server.url, games)
         pinger.start()
-        memory = MemoryWatch(server.rss_mb)
         memory.start()
         time.sleep(min(60.0, SECONDS / 5))
         rss_first = server.rss_mb()
@@ -123,8 +124,7 @@ def run(console: Console) -> None:
         stolen = _stolen_share(stolen_start, _stolen())
     finally:
         pinger.stop.set()
-        if "memory" in locals():
-            memory.stop.set()
+        memory.stop.set()
         server.stop()
         inside = timings.summary(str(timings_file)) if timings_file.exists() else None
         server_log = server.log_path.read_text(errors="replace") if server.log_path.exists() else ""

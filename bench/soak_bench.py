@@ -12,7 +12,8 @@ worker's own times for each move (wall and CPU, ``companion.timings``), its
 garbage collections, its memory every 30 s, what it left in reference cycles,
 and the CPU time the host took from this machine.
 
-Settings: ``LABKIT_BENCH_SOAK_SECONDS`` (default 600), ``LABKIT_BENCH_TABLES``.
+Settings: ``LABKIT_BENCH_SOAK_SECONDS`` (default 600), ``LABKIT_BENCH_TABLES``,
+``LABKIT_BENCH_SOAK_KEEP=1`` (keep the worker's timings and log).
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ from companion import timings
 from labkit import registry
 
 SECONDS = float(os.environ.get("LABKIT_BENCH_SOAK_SECONDS", "600"))
+KEEP = os.environ.get("LABKIT_BENCH_SOAK_KEEP", "") not in ("", "0")
+"""Keep the worker's timings file and log (their folder is printed) to look into them."""
 PING_S = 0.02
 GOALS = {"act_p95": 50.0, "seen_p95": 100.0, "growth": 10.0, "pause": 50.0}
 
@@ -128,7 +131,10 @@ def run(console: Console) -> None:
         server.stop()
         inside = timings.summary(str(timings_file)) if timings_file.exists() else None
         server_log = server.log_path.read_text(errors="replace") if server.log_path.exists() else ""
-        shutil.rmtree(workdir, ignore_errors=True)
+        if KEEP:
+            console.print(f"kept the worker's timings and log in {workdir} (LABKIT_BENCH_SOAK_KEEP)")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
     _report(console, results, rss_first, rss_end, pinger, pause_first, cpu)
     if memory.samples:
         console.print("worker memory over time: " + ", ".join(f"{t / 60:.1f} min {mb:,.0f} MB"

@@ -11,6 +11,7 @@ import random
 import pytest
 
 from engine.core import Game, IllegalAction, InvalidState, Result
+from engine.rng import Rng
 from labkit import registry
 from labkit.cardsets import new_game
 
@@ -115,6 +116,33 @@ def test_views_show_no_secrets(game):
                 assert game.view(game.resample_hidden(state, seat, 12345), seat) == view
 
         playout(game, players, 300 + players, every=5, check_each=same_view)
+
+
+def test_a_move_that_draws_nothing_reads_nothing_of_the_generator(game):
+    """A move that leaves the generator as it was gives the same table from
+    a state that differs in its generator alone (the take-back check relies
+    on it: companion/takeback.py, rule 3)."""
+    other = Rng(2026).next64()
+    drew_nothing = 0
+
+    def probe(state):
+        nonlocal drew_nothing
+        data = game.to_dict(state)
+        assert "rng" in data, "the state writes its generator as 'rng'"
+        twin = game.from_dict({**data, "rng": other})
+        for seat in game.to_move(state):
+            for action in game.actions(state, seat)[:4]:
+                after = game.to_dict(game.apply(state, seat, action))
+                if after["rng"] != data["rng"]:
+                    continue   # it drew: nothing to say
+                drew_nothing += 1
+                twin_after = game.to_dict(game.apply(twin, seat, action))
+                assert twin_after["rng"] == other, f"{action} drew from the twin's generator only"
+                assert {**twin_after, "rng": after["rng"]} == after, f"{action} read the generator"
+
+    for players in (game.min_players, game.max_players):
+        playout(game, players, 500 + players, every=4, check_each=probe)
+    assert drew_nothing > 50
 
 
 def test_actions_are_legal_and_others_are_refused_without_change(game):

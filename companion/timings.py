@@ -52,6 +52,9 @@ class Timings:
         self._counting = False
         self.serving = False
         """Set by the worker's first request: collections before it are the worker loading."""
+        self.stopping = False
+        """Set by the census: collections after it are the worker ending (its
+        last full collection at exit), not pauses any phone met."""
 
     def write(self, kind: str, values: list[float]) -> None:
         line = json.dumps({kind: values}) + "\n"
@@ -74,7 +77,9 @@ class Timings:
         """What a full collection finds in cycles that outlived a collection
         of the youngest generation: the worker never collects the older ones
         (:mod:`companion.collector`), so for it, a leak."""
-        self._counting = True
+        if self.stopping:   # a worker may be told to stop twice (by the arbiter and by the signal to its group)
+            return
+        self.stopping = self._counting = True
         started = time.perf_counter()
         try:
             gc.collect(0)   # the youngest's garbage: the worker's own collections free it as it comes
@@ -85,12 +90,11 @@ class Timings:
             gc.garbage.clear()
         finally:
             gc.set_debug(0)
-            self._counting = False
         self.write("left", [collected, round((time.perf_counter() - started) * 1000, 2), dict(kinds.most_common(12)),
                             dict(cycles.most_common(12))])
 
     def on_gc(self, phase: str, info: dict[str, Any]) -> None:
-        if self._counting or not self.serving:   # a worker still loading keeps no phone waiting
+        if self._counting or self.stopping or not self.serving:   # loading or ending, no phone waits
             return
         if phase == "start":
             self._gc_started = time.perf_counter()

@@ -52,6 +52,10 @@ def test_each_move_and_each_full_collection_is_written_down(tmp_path: Path, toy:
         assert len(left) == 1 and left[0][0] >= 1 and left[0][2].get("builtins.list") == 1   # the old one only
         assert left[0][3] == {"no function": 1}                          # one cycle, made by no function
         assert len([e for e in _lines(path) if "gc" in e]) == gc_lines  # written as what was left, not as a pause
+        kept.census()                                                    # told to stop again: said once
+        gc.collect()                                                     # the worker ending: no phone waits on it
+        assert len([e for e in _lines(path) if "left" in e]) == 1
+        assert len([e for e in _lines(path) if "gc" in e]) == gc_lines
     finally:
         kept.close()
         app.extensions["companion_store"].db.close()

@@ -199,13 +199,13 @@ def _but_generator(game: Game, state: Any) -> dict[str, Any]:
     """The state as ``to_dict`` writes it, without its generator.
 
     A resampled state that differs from the real one in its generator alone
-    (the seat sees everything else: Synthesis) needs no replay for rule 3.
-    Rule 2 has found that no move since drew from the generator, and a move
-    that draws nothing does not read it either (the engine contract,
-    ``tests/engine/test_conformance.py``), so the moves replayed there give
-    the table's own states but for the generator, and the same views (a view
-    never shows the generator: the same suite). Replaying them was three
-    quarters of Synthesis's check, made for every seat at every version."""
+    (the seat sees everything else, in a game with nothing hidden) needs no
+    replay for rule 3. Rule 2 has found that no move since drew from the
+    generator, and a move that draws nothing does not read it either (the
+    engine contract, ``tests/engine/test_conformance.py``), so the moves
+    replayed there give the table's own states but for the generator, and
+    the same views (a view never shows the generator: the same suite). Replaying them was three
+    quarters of such a game's check, made for every seat at every version."""
     return {k: v for k, v in game.to_dict(state).items() if k != "rng"}
 
 

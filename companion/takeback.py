@@ -204,8 +204,9 @@ def _but_generator(game: Game, state: Any) -> dict[str, Any]:
     generator, and a move that draws nothing does not read it either (the
     engine contract, ``tests/engine/test_conformance.py``), so the moves
     replayed there give the table's own states but for the generator, and
-    the same views (a view never shows the generator: the same suite). Replaying them was three
-    quarters of such a game's check, made for every seat at every version."""
+    the same views (a view never shows the generator: the same suite).
+    Replaying them was three quarters of such a game's check, made for every
+    seat at every version."""
     return {k: v for k, v in game.to_dict(state).items() if k != "rng"}
 
 

@@ -49,7 +49,6 @@ class Timings:
         self._gc_cpu = 0.0
         self._started = time.monotonic()
         self._blocks_at = 0.0
-        self._counting = False
         self.serving = False
         """Set by the worker's first request: collections before it are the worker loading."""
         self.stopping = False
@@ -79,7 +78,7 @@ class Timings:
         (:mod:`companion.collector`), so for it, a leak."""
         if self.stopping:   # a worker may be told to stop twice (by the arbiter and by the signal to its group)
             return
-        self.stopping = self._counting = True
+        self.stopping = True
         started = time.perf_counter()
         try:
             gc.collect(0)   # the youngest's garbage: the worker's own collections free it as it comes
@@ -94,7 +93,7 @@ class Timings:
                             dict(cycles.most_common(12))])
 
     def on_gc(self, phase: str, info: dict[str, Any]) -> None:
-        if self._counting or self.stopping or not self.serving:   # loading or ending, no phone waits
+        if self.stopping or not self.serving:   # loading, or ending (the census included): no phone waits
             return
         if phase == "start":
             self._gc_started = time.perf_counter()

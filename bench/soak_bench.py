@@ -196,6 +196,14 @@ def _limits(console: Console, inside: dict[str, Any] | None, stolen: float | Non
                           f"{figures['total_cpu_ms'] or 0:,.0f} ms in all; from start to end the longest "
                           f"{figures['longest_ms']:,.1f} ms (with the wait for the lock that the collection's "
                           "Python callback may give up)")
+        if inside.get("spent"):
+            spent = inside["spent"]
+            chunks = spent.pop("stream chunks", [0, 0.0])[0]
+            console.print("the worker's CPU by kind of request (the app's own, from the first byte it sees to "
+                          "its last): " + "; ".join(
+                              f"{kind} {ms / 1000:,.1f} s over {n:,} ({ms / n:,.2f} ms each)"
+                              for kind, (n, ms) in sorted(spent.items(), key=lambda kv: -kv[1][1]) if n)
+                          + (f"; the streams sent {chunks:,} events and heartbeats" if chunks else ""))
         if inside["blocks"]:
             console.print("Python's small blocks in use over time (objects kept): " + ", ".join(
                 f"{t / 60:.1f} min {n / 1e6:.2f} M" for t, n in inside["blocks"][1::2]))

@@ -31,7 +31,7 @@ import sys
 import threading
 import time
 import types
-from collections import Counter
+from collections import Counter, deque
 from typing import Any, Callable, Iterable
 
 from engine.bots.report import quantile
@@ -54,12 +54,37 @@ class Timings:
         self.stopping = False
         """Set by the census: collections after it are the worker ending (its
         last full collection at exit), not pauses any phone met."""
+        self.spent: dict[str, list[float]] = {}
+        """CPU ms of this worker's requests by kind of request: [requests, ms in all]."""
+        self._pending: deque[tuple[str, Any, int]] = deque()
+        """What a collection or a request has just said, for :meth:`drain` to
+        write or add up. A collection can start inside any allocation, also
+        one made while holding ``_lock``: its callback only appends here
+        (atomic), so it never waits for a lock its own thread holds."""
+        self._draining = threading.Lock()
 
-    def write(self, kind: str, values: list[float]) -> None:
+    def write(self, kind: str, values: Any) -> None:
         line = json.dumps({kind: values}) + "\n"
         with self._lock:
             if not self._out.closed:
                 self._out.write(line)
+
+    def drain(self) -> None:
+        """Write the collections and add up the CPU said since the last
+        drain (one thread at a time; another finds the work taken)."""
+        if not self._pending or not self._draining.acquire(blocking=False):
+            return
+        try:
+            while self._pending:
+                kind, value, n = self._pending.popleft()
+                if kind == "gc":
+                    self.write("gc", value)
+                    continue
+                entry = self.spent.setdefault(kind, [0, 0.0])
+                entry[0] += n
+                entry[1] += value
+        finally:
+            self._draining.release()
 
     def count_blocks(self) -> None:
         """Every ``BLOCKS_EVERY_S``, the small blocks Python's allocator holds
@@ -78,7 +103,9 @@ class Timings:
         (:mod:`companion.collector`), so for it, a leak."""
         if self.stopping:   # a worker may be told to stop twice (by the arbiter and by the signal to its group)
             return
+        self.drain()
         self.stopping = True
+        self.write("spent", {kind: [n, round(ms, 1)] for kind, (n, ms) in self.spent.items()})
         started = time.perf_counter()
         try:
             gc.collect(0)   # the youngest's garbage: the worker's own collections free it as it comes
@@ -92,6 +119,10 @@ class Timings:
         self.write("left", [collected, round((time.perf_counter() - started) * 1000, 2), dict(kinds.most_common(12)),
                             dict(cycles.most_common(12))])
 
+    def spend(self, kind: str, cpu_s: float, n: int = 1) -> None:
+        """``n`` requests of ``kind`` (0: more of one already counted) used ``cpu_s``."""
+        self._pending.append((kind, cpu_s * 1000, n))
+
     def on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if self.stopping or not self.serving:   # loading, or ending (the census included): no phone waits
             return
@@ -103,12 +134,13 @@ class Timings:
             # wall time also holds the wait for the lock that this very
             # callback, being Python, may have given up to another thread.
             cpu, wall = time.thread_time() - self._gc_cpu, time.perf_counter() - self._gc_started
-            self.write("gc", [round(wall * 1000, 2), info.get("collected", 0), info.get("generation", 2),
-                              round(cpu * 1000, 2)])
+            self._pending.append(("gc", [round(wall * 1000, 2), info.get("collected", 0),
+                                         info.get("generation", 2), round(cpu * 1000, 2)], 0))
 
     def close(self) -> None:
         if self.on_gc in gc.callbacks:
             gc.callbacks.remove(self.on_gc)
+        self.drain()
         with self._lock:
             self._out.close()
 
@@ -156,20 +188,75 @@ def install(app: Any) -> Timings | None:
 
     def timed(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         timings.serving = True
+        timings.drain()
         timings.count_blocks()
-        if environ.get("REQUEST_METHOD") != "POST" or not environ.get("PATH_INFO", "").endswith("/act"):
-            return inner(environ, start_response)
+        kind = _request_kind(environ)
         wall, cpu = time.perf_counter(), time.thread_time()
         try:
-            return inner(environ, start_response)   # a move's answer is drawn whole before it is returned
+            answer = inner(environ, start_response)   # a move's answer is drawn whole before it is returned
         finally:
-            timings.write("act", [round((time.perf_counter() - wall) * 1000, 2),
-                                  round((time.thread_time() - cpu) * 1000, 2)])
+            spent = time.thread_time() - cpu
+            if kind == "act":
+                timings.write("act", [round((time.perf_counter() - wall) * 1000, 2), round(spent * 1000, 2)])
+        timings.spend(kind, spent)
+        wrapper = environ.get("wsgi.file_wrapper")
+        if isinstance(wrapper, type) and isinstance(answer, wrapper):
+            return answer   # a file the server sends itself (sendfile): left as it is
+        return _Counted(answer, timings, kind)
 
     app.wsgi_app = timed
     gc.callbacks.append(timings.on_gc)
     app.extensions["companion_timings"] = timings
     return timings
+
+
+def _request_kind(environ: dict[str, Any]) -> str:
+    """What a request is, for the tally of where the worker's CPU goes."""
+    path, method = environ.get("PATH_INFO", ""), environ.get("REQUEST_METHOD", "")
+    if method == "POST" and path.endswith("/act"):
+        return "act"
+    if path.endswith("/events"):
+        return "stream"
+    if path.startswith("/api/"):
+        return "api"
+    if path.startswith(("/static/", "/manifest", "/sw.js", "/favicon")):
+        return "static"
+    if method == "GET" and path.startswith("/t/"):
+        return "page"
+    return "other"
+
+
+class _Counted:
+    """A response's body, its CPU counted as it is made (a stream makes
+    each event as it iterates) and added to its kind's as it goes: a stream
+    still open when the worker stops is counted too. The request itself was
+    counted when the app answered."""
+
+    def __init__(self, inner: Iterable[bytes], timings: Timings, kind: str) -> None:
+        self.inner, self.timings, self.kind = inner, timings, kind
+
+    def __iter__(self) -> Any:
+        it = iter(self.inner)
+        while True:
+            cpu = time.thread_time()
+            try:
+                chunk = next(it)
+            except StopIteration:
+                self.timings.spend(self.kind, time.thread_time() - cpu, 0)
+                return
+            self.timings.spend(self.kind, time.thread_time() - cpu, 0)
+            if self.kind == "stream":
+                self.timings.spend("stream chunks", 0.0)
+            yield chunk
+
+    def close(self) -> None:
+        cpu = time.thread_time()
+        try:
+            close = getattr(self.inner, "close", None)
+            if close is not None:
+                close()
+        finally:
+            self.timings.spend(self.kind, time.thread_time() - cpu, 0)
 
 
 def summary(path: str) -> dict[str, Any]:
@@ -182,6 +269,7 @@ def summary(path: str) -> dict[str, Any]:
     left: list[int] = []
     cycles: Counter[str] = Counter()
     blocks: list[tuple[float, int]] = []
+    spent: dict[str, list[float]] = {}
     with open(path, encoding="utf-8") as lines:
         for line in lines:
             entry = json.loads(line)
@@ -193,6 +281,11 @@ def summary(path: str) -> dict[str, Any]:
                     (float(gc_entry[0]), float(gc_entry[3]) if len(gc_entry) > 3 else None))
             elif "blocks" in entry:
                 blocks.append((float(entry["blocks"][0]), int(entry["blocks"][1])))
+            elif "spent" in entry:
+                for kind, (n, ms) in entry["spent"].items():
+                    was = spent.setdefault(kind, [0, 0.0])
+                    was[0] += n
+                    was[1] += ms
             elif "left" in entry:
                 left.append(int(entry["left"][0]))
                 cycles.update(entry["left"][3] if len(entry["left"]) > 3 else {})
@@ -205,7 +298,8 @@ def summary(path: str) -> dict[str, Any]:
             "wall_ms": {"p50": pct(walls, 0.5), "p95": pct(walls, 0.95)},
             "cpu_ms": {"p50": pct(cpus, 0.5), "p95": pct(cpus, 0.95)},
             "full_gc": _collections(collections[True]), "young_gc": _collections(collections[False]),
-            "left_in_cycles": sum(left) if left else None, "cycles_left": dict(cycles), "blocks": blocks}
+            "left_in_cycles": sum(left) if left else None, "cycles_left": dict(cycles), "blocks": blocks,
+            "spent": spent}
 
 
 def _collections(times: list[tuple[float, float | None]]) -> dict[str, Any]:

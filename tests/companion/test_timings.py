@@ -38,6 +38,7 @@ def test_each_move_and_each_full_collection_is_written_down(tmp_path: Path, toy:
         before = len([e for e in _lines(path) if "gc" in e])
         gc.collect(1)                                                    # a young collection, with its generation
         gc.collect()
+        kept.drain()                                                     # written by the next request
         written = [e["gc"] for e in _lines(path) if "gc" in e][before:]
         assert [g[2] for g in written] == [1, 2] and all(g[0] >= 0 and 0 <= g[3] for g in written)
         cycle: list[Any] = []
@@ -46,11 +47,15 @@ def test_each_move_and_each_full_collection_is_written_down(tmp_path: Path, toy:
         young: list[Any] = []
         young.append(young)
         del cycle, young                                                 # both garbage only a collection frees
+        kept.drain()
         gc_lines = len([e for e in _lines(path) if "gc" in e])
         kept.census()                                                    # a stopping worker's last collection
         left = [e["left"] for e in _lines(path) if "left" in e]
         assert len(left) == 1 and left[0][0] >= 1 and left[0][2].get("builtins.list") == 1   # the old one only
         assert left[0][3] == {"no function": 1}                          # one cycle, made by no function
+        spent = [e["spent"] for e in _lines(path) if "spent" in e]          # the CPU by kind of request
+        assert len(spent) == 1 and spent[0]["act"][0] == 2 and spent[0]["act"][1] > 0
+        assert sum(n for n, _ in spent[0].values()) >= 5                   # the pages, joins and start too
         assert len([e for e in _lines(path) if "gc" in e]) == gc_lines  # written as what was left, not as a pause
         kept.census()                                                    # told to stop again: said once
         gc.collect()                                                     # the worker ending: no phone waits on it
@@ -63,6 +68,33 @@ def test_each_move_and_each_full_collection_is_written_down(tmp_path: Path, toy:
     written = len(_lines(path))
     gc.collect()
     assert len(_lines(path)) == written                                # closed: nothing more
+
+
+def test_a_collection_while_the_file_is_being_written_waits_for_nothing(tmp_path: Path, toy: Any) -> None:
+    """A collection can start inside any allocation, also one made while
+    the timings hold their lock: its callback must not wait for that lock
+    (it would wait for its own thread, for ever, and freeze the worker)."""
+    import threading
+
+    app = make_app(tmp_path, TIMINGS_FILE=str(tmp_path / "t.jsonl"))
+    kept = app.extensions["companion_timings"]
+    kept.serving = True
+
+    def collect_holding_the_lock() -> None:
+        with kept._lock:
+            gc.collect(0)
+
+    thread = threading.Thread(target=collect_holding_the_lock, daemon=True)
+    thread.start()
+    thread.join(10)
+    try:
+        assert not thread.is_alive(), "the collection's callback waited for the lock its own thread held"
+        kept.drain()
+        assert any("gc" in e for e in _lines(tmp_path / "t.jsonl"))
+    finally:
+        if not thread.is_alive():   # else the lock is held for ever: closing would wait too
+            kept.close()
+        app.extensions["companion_store"].db.close()
 
 
 def test_a_worker_not_asked_wraps_nothing(tmp_path: Path, toy: Any) -> None:
@@ -79,7 +111,8 @@ def test_the_summary_gives_the_percentiles_and_the_collections(tmp_path: Path) -
     rows = ([{"act": [float(w), float(w) / 10]} for w in range(1, 101)]
             + [{"gc": [300.0, 5]}, {"gc": [20.0, 0, 2, 15.0]}, {"gc": [7.0, 1, 0, 0.5]}, {"gc": [9.0, 0, 1, 2.0]},
                {"left": [3, 40.0]}, {"left": [8, 1.0, {}, {"m.f": 1}]}, {"blocks": [30.0, 1000]},
-               {"blocks": [60.5, 1200]}])
+               {"blocks": [60.5, 1200]}, {"spent": {"act": [3, 12.0], "page": [1, 4.0]}},
+               {"spent": {"act": [1, 3.0]}}])
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     found = timings.summary(str(path))
     assert found["moves"] == 100
@@ -92,3 +125,4 @@ def test_the_summary_gives_the_percentiles_and_the_collections(tmp_path: Path) -
                                  "total_cpu_ms": 2.5}
     assert found["left_in_cycles"] == 11 and found["cycles_left"] == {"m.f": 1}
     assert found["blocks"] == [(30.0, 1000), (60.5, 1200)]
+    assert found["spent"] == {"act": [4, 15.0], "page": [1, 4.0]}           # every worker's, added

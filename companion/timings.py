@@ -14,9 +14,13 @@ phone of the worker waits for as long as it takes.
 One JSON line per event: ``{"act": [wall_ms, cpu_ms]}`` for each move
 (``POST /t/<code>/act``) and ``{"gc": [wall_ms, collected, generation, cpu_ms]}`` for
 each garbage collection (every one holds the interpreter lock: a young one
-over many survivors stalls the worker too); every 30 s of requests,
+over many survivors stalls the worker too), written by the next request
+(a collection's callback only notes it: it may run inside any allocation,
+also one made while this module holds its lock); every 30 s of requests,
 ``{"blocks": [seconds, blocks]}``, the small blocks Python's allocator
-holds. A worker told to stop writes ``{"left": [collected, ms, {kind:
+holds. A worker told to stop writes ``{"spent": {kind: [requests, cpu_ms]}}``, the
+CPU its app used on each kind of request (``act``, ``stream`` with every
+event it made, ``page``, ``api``, ``static``, ``other``), and ``{"left": [collected, ms, {kind:
 count}, {cycle: count}]}``: what one last full collection found in cycles
 (each named by the functions in it), which with the collector kept out of
 the way (:mod:`companion.collector`) is what the worker leaked. Nothing is

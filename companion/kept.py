@@ -31,8 +31,8 @@ on, or nobody watches them): what is kept is then what the tables in play
 use, and a server whose games end and new ones begin stays the same size
 after its first minute, instead of filling every cache to its bound.
 Ten seconds, not sixty: with sixty, the soak's caches of drawings were
-still filling in its third minute (Lab Notes' pieces 1,078 -> 2,826, some
-55 MB) and the worker grew 52% after its first minute; with ten they hold
+still filling in its third minute (one game's board pieces 1,078 -> 2,826,
+some 55 MB) and the worker grew 52% after its first minute; with ten they hold
 the same size from the first half minute on and it grew 23-25%, for about
 the same CPU per move (two pairs of 150-second soaks, 12.1-13.7 ms each,
 docs/design/serving-speed.md)."""

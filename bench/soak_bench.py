@@ -84,6 +84,18 @@ class MemoryWatch(threading.Thread):
             self.samples.append((time.monotonic() - started, self.rss_mb()))
 
 
+def _speed(game: str) -> float:
+    """The machine's speed now: CPU ms a move of ``bench render`` (the
+    referee and every view drawn, no network) for 150 moves of ``game``.
+    Taken before and after the soak with the same code, a difference is
+    the machine's: its speed varies by half from one run to the next."""
+    from bench.render_bench import cost
+
+    desc = registry.find(game)
+    with tempfile.TemporaryDirectory() as folder:
+        return cost(game, min(max(desc.min_players, 4), desc.max_players), 150, Path(folder))[2]
+
+
 def _generators(url: str, games: list[str]) -> list[tuple[str, subprocess.Popen]]:
     share = [TABLES // len(games) + (1 if i < TABLES % len(games) else 0) for i in range(len(games))]
     out = []
@@ -100,6 +112,7 @@ def run(console: Console) -> None:
     games = sorted(registry.names())
     console.print(f"Soak: 1 worker, SQLite, {TABLES} tables x 4 phones of {', '.join(games)} at once, human pace, "
                   f"{SECONDS / 60:.0f} min; a request every {PING_S * 1000:.0f} ms beside the load times pauses.")
+    speed_before = _speed(games[0])
     workdir = Path(tempfile.mkdtemp(prefix="labkit-soak-"))
     timings_file = workdir / "timings.jsonl"
     server = companion_server(1, None, workdir, {"TIMINGS_FILE": str(timings_file)})
@@ -135,7 +148,10 @@ def run(console: Console) -> None:
             console.print(f"kept the worker's timings and log in {workdir} (LABKIT_BENCH_SOAK_KEEP)")
         else:
             shutil.rmtree(workdir, ignore_errors=True)
+    speed_after = _speed(games[0])
     _report(console, results, rss_first, rss_end, pinger, pause_first, cpu)
+    console.print(f"the machine's speed (bench render, 150 moves of {games[0]}, no network): "
+                  f"{speed_before:.1f} ms a move before the soak, {speed_after:.1f} after")
     if memory.samples:
         console.print("worker memory over time: " + ", ".join(f"{t / 60:.1f} min {mb:,.0f} MB"
                                                              for t, mb in memory.samples))

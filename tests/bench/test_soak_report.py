@@ -33,3 +33,16 @@ def test_errors_are_explained_from_the_statuses_and_the_log() -> None:
 
 def test_nothing_is_said_without_errors() -> None:
     assert _printed({"synthesis": {"server_errors": 0, "statuses": {"200": 3}}}, LOG).strip() == ""
+
+
+def test_the_cpu_is_told_by_kind_of_request_dearest_first() -> None:
+    from bench.soak_bench import _limits
+
+    inside = {"moves": 0, "full_gc": {"n": 0}, "young_gc": {"n": 0}, "blocks": [], "left_in_cycles": None,
+              "spent": {"act": [100, 500.0], "stream": [4, 800.0], "stream chunks": [300, 0.0], "page": [0, 0.0]}}
+    console = Console(record=True, width=400)
+    _limits(console, inside, None)
+    out = console.export_text()
+    assert "stream 0.8 s over 4 (200.00 ms each); act 0.5 s over 100 (5.00 ms each)" in out
+    assert "the streams sent 300 events and heartbeats" in out
+    assert "page" not in out and "stream chunks" not in out

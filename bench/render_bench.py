@@ -14,6 +14,7 @@ import random
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -21,6 +22,11 @@ from rich.table import Table
 from labkit import registry
 
 ACTIONS = int(os.environ.get("LABKIT_BENCH_RENDER_ACTIONS", "150"))
+
+
+def phones(desc: Any) -> int:
+    """Phones at the table the benchmark plays: four, or as near as the game allows."""
+    return min(max(desc.min_players, 4), desc.max_players)
 
 
 def cost(game_name: str, players: int, actions: int, folder: Path) -> tuple[int, float, float]:
@@ -62,7 +68,7 @@ def run(console: Console) -> None:
     for col in ("game", "phones", "moves", "referee ms/move", "with views ms/move", "moves/s on one core"):
         table.add_column(col, justify="right" if col != "game" else "left")
     for desc in registry.games().values():
-        players = min(max(desc.min_players, 4), desc.max_players)
+        players = phones(desc)
         with tempfile.TemporaryDirectory() as folder:
             made, act_ms, all_ms = cost(desc.name, players, ACTIONS, Path(folder))
         table.add_row(desc.title, f"{players} + 1 watching", str(made), f"{act_ms:.2f}", f"{all_ms:.1f}",

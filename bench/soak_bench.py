@@ -89,11 +89,10 @@ def _speed(game: str) -> float:
     referee and every view drawn, no network) for 150 moves of ``game``.
     Taken before and after the soak with the same code, a difference is
     the machine's: its speed varies by half from one run to the next."""
-    from bench.render_bench import cost
+    from bench.render_bench import cost, phones
 
-    desc = registry.find(game)
     with tempfile.TemporaryDirectory() as folder:
-        return cost(game, min(max(desc.min_players, 4), desc.max_players), 150, Path(folder))[2]
+        return cost(game, phones(registry.find(game)), 150, Path(folder))[2]
 
 
 def _generators(url: str, games: list[str]) -> list[tuple[str, subprocess.Popen]]:

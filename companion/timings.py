@@ -84,9 +84,7 @@ class Timings:
                 if kind == "gc":
                     self.write("gc", value)
                     continue
-                entry = self.spent.setdefault(kind, [0, 0.0])
-                entry[0] += n
-                entry[1] += value
+                _add(self.spent, kind, n, value)
         finally:
             self._draining.release()
 
@@ -214,6 +212,13 @@ def install(app: Any) -> Timings | None:
     return timings
 
 
+def _add(tally: dict[str, list[float]], kind: str, n: int, ms: float) -> None:
+    """``n`` more requests of ``kind`` and ``ms`` more CPU in ``tally``."""
+    entry = tally.setdefault(kind, [0, 0.0])
+    entry[0] += n
+    entry[1] += ms
+
+
 def _request_kind(environ: dict[str, Any]) -> str:
     """What a request is, for the tally of where the worker's CPU goes."""
     path, method = environ.get("PATH_INFO", ""), environ.get("REQUEST_METHOD", "")
@@ -287,9 +292,7 @@ def summary(path: str) -> dict[str, Any]:
                 blocks.append((float(entry["blocks"][0]), int(entry["blocks"][1])))
             elif "spent" in entry:
                 for kind, (n, ms) in entry["spent"].items():
-                    was = spent.setdefault(kind, [0, 0.0])
-                    was[0] += n
-                    was[1] += ms
+                    _add(spent, kind, n, ms)
             elif "left" in entry:
                 left.append(int(entry["left"][0]))
                 cycles.update(entry["left"][3] if len(entry["left"]) > 3 else {})

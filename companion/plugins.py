@@ -11,11 +11,12 @@ A plugin lives in ``companion/games/<game>/`` with its own ``templates/``
 from __future__ import annotations
 
 import importlib
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
 
-from flask import Blueprint, Flask
+from flask import Blueprint, Flask, current_app
 
 from labkit import registry
 
@@ -129,3 +130,24 @@ def openapi_paths() -> dict[str, Any]:
 
 def links() -> list[tuple[str, str]]:
     return [link for p in plugins().values() for link in p.links]
+
+
+_made_lock = threading.Lock()
+
+
+def macros(name: str) -> Any:
+    """The template ``name`` as a module (its macros), made once per
+    template. Jinja makes a template's module on first use without a lock:
+    two threads drawing at once could both make one, and the one dropped
+    stays in a reference cycle (its macros and their context) that only a
+    full collection frees, which the worker never runs (companion/collector.py;
+    tests/bench/test_no_cycles.py found it)."""
+    template = current_app.jinja_env.get_template(name)
+    made: dict[str, tuple[Any, Any]] = current_app.extensions.setdefault("companion_macros", {})
+    found = made.get(name)
+    if found is None or found[0] is not template:   # a template reloaded (debug) is made again
+        with _made_lock:
+            found = made.get(name)
+            if found is None or found[0] is not template:
+                found = made[name] = (template, template.module)
+    return found[1]

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, Hashable, TypeVar
 
-from flask import current_app
 from markupsafe import Markup
 
 from companion.kept import Kept
+from companion.plugins import macros
 
 T = TypeVar("T")
 
@@ -40,4 +40,4 @@ def piece(key: Hashable, make: Callable[[], T]) -> T:
 
 def drawn(macro: str, *args: Any) -> Markup:
     """``macro(*args)`` of ``compounded/_macros.html``, drawn now."""
-    return Markup(getattr(current_app.jinja_env.get_template("compounded/_macros.html").module, macro)(*args))
+    return Markup(getattr(macros("compounded/_macros.html"), macro)(*args))

@@ -17,13 +17,13 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Hashable, TypeVar
 
-from flask import current_app
 from markupsafe import Markup
 
 from companion.games.labnotes import sheet
 from companion.games.labnotes.panel import draw_panel
 from companion.games.labnotes.sheet import structure
 from companion.kept import Kept, serial
+from companion.plugins import macros
 
 T = TypeVar("T")
 
@@ -47,7 +47,7 @@ def piece(key: Hashable, make: Callable[[], T]) -> T:
 
 
 def _macro(name: str) -> Any:
-    return getattr(current_app.jinja_env.get_template("labnotes/_sheet.html").module, name)
+    return getattr(macros("labnotes/_sheet.html"), name)
 
 
 def _written(shown: dict[str, Any]) -> str:

@@ -24,13 +24,13 @@ import re
 from collections import defaultdict
 from typing import Any
 
-from flask import current_app
 from markupsafe import Markup
 
 from engine.chem import ELEMENT_NAMES
 from engine.organicsoup.atoms import ELEMENTS
 from engine.organicsoup.cards import LEVEL_NAMES
 from companion.games.organicsoup.cards import face, recipe_card
+from companion.plugins import macros
 
 HAND_ORDER = ("simple", "complex", "amino")
 
@@ -170,7 +170,7 @@ def area(snap: Any, s: int, shown: dict[str, Any], mine: bool) -> dict[str, Any]
         "backs": [LEVEL_NAMES[lv] for lv in shown["hand_levels"]],
         "known": recipe_card(game, shown["known"])["name"] if shown["known"] and not mine else None,
     }
-    macro = current_app.jinja_env.get_template("organicsoup/_recipe.html").module.area
+    macro = macros("organicsoup/_recipe.html").area
     return {**out, "html": Markup(macro(out, lambda rid: face(game, rid)))}
 
 

@@ -12,12 +12,12 @@ import re
 import weakref
 from typing import Any
 
-from flask import current_app
 from markupsafe import Markup
 
 from engine.chem import ELEMENT_NAMES, element
 from engine.organicsoup.atoms import ELEMENTS
 from engine.organicsoup.cards import LEVEL_NAMES, LEVELS
+from companion.plugins import macros
 
 PIPS = {level: i + 1 for i, level in enumerate(LEVELS)}
 """A level's rank in pips, one to four: the level reads by shape as well as colour."""
@@ -83,6 +83,6 @@ def face(game: Any, recipe_id: str, big: bool = False) -> Markup:
     faces = _of(_faces, game)
     html = faces.get((recipe_id, big))
     if html is None:   # two threads may draw the same face at once: both get the same text
-        macro = current_app.jinja_env.get_template("organicsoup/_recipe.html").module.recipe
+        macro = macros("organicsoup/_recipe.html").recipe
         html = faces[(recipe_id, big)] = Markup(macro(recipe_card(game, recipe_id), big=big))
     return html

@@ -23,12 +23,12 @@ import json
 import weakref
 from typing import Any, Callable, Hashable
 
-from flask import current_app
 from markupsafe import Markup
 
 from companion.games.synthesis.drawing import (TRACK_H, Colours, hexagons, line, line_state, panel, panel_size, paths,
                                                 placed, track_colours, turn_box)
 from companion.kept import Kept
+from companion.plugins import macros
 
 
 class _Shelf:
@@ -62,7 +62,7 @@ def kept(game: Any, key: Hashable, make: Callable[[], Any]) -> Any:
 
 
 def _macro(name: str) -> Any:
-    return getattr(current_app.jinja_env.get_template("synthesis/_macros.html").module, name)
+    return getattr(macros("synthesis/_macros.html"), name)
 
 
 def kept_drawing(game: Any, key: Hashable, macro: str, *args: Any) -> Markup:

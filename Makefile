@@ -14,10 +14,12 @@ NPM_STAMP := node_modules/.installed
 VENDOR := companion/static/vendor
 HTMX   := $(VENDOR)/htmx.min.js
 VENDORED := $(HTMX) $(VENDOR)/sse.min.js $(VENDOR)/idiomorph-ext.min.js
-# Debian packages the tests use: Chromium for browser tests, poppler-utils for pdffonts.
-DEBS   := chromium poppler-utils
-
-.PHONY: print test serve bench clean venv debs previews assets
+# Debian packages, each as package=probe (a command, or a file that it installs):
+# Chromium for browser tests, poppler-utils for pdffonts, and jemalloc, which
+# the companion starts with when it is there (a worker's memory stays flat).
+SERVE_DEBS := libjemalloc2=/usr/lib/*/libjemalloc.so.2
+TEST_DEBS  := chromium=chromium poppler-utils=pdffonts $(SERVE_DEBS)
+.PHONY: print test serve bench clean venv debs serve-debs previews assets
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "labkit needs Python 3.11 or newer"'
@@ -48,18 +50,28 @@ venv: $(RUN_STAMP)
 
 # Installs the Debian packages when run as root; otherwise says what is
 # missing, and the tests that need it skip with that reason.
-debs:
+define install_debs
 	@missing=""; \
-	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
-	command -v pdffonts >/dev/null 2>&1 || missing="$$missing poppler-utils"; \
+	for entry in $(1); do \
+	  package=$${entry%%=*}; probe=$${entry#*=}; \
+	  case "$$probe" in /*) ls $$probe >/dev/null 2>&1 ;; *) command -v "$$probe" >/dev/null 2>&1 ;; esac \
+	    || missing="$$missing $$package"; \
+	done; \
 	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing Debian packages:$$missing"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	  else \
-	    echo "not root, cannot install:$$missing (tests needing them will be skipped)"; \
+	    echo "cannot install without root and apt-get:$$missing (what needs them is skipped or falls back, and says so)"; \
 	  fi; \
 	fi
+endef
+
+debs:
+	$(call install_debs,$(TEST_DEBS))
+
+serve-debs:
+	$(call install_debs,$(SERVE_DEBS))
 
 print: $(RUN_STAMP) assets
 	$(BIN)/labkit build
@@ -67,7 +79,7 @@ print: $(RUN_STAMP) assets
 test: $(TEST_STAMP) assets debs
 	$(BIN)/python -m pytest -n 2 tests
 
-serve: $(RUN_STAMP) assets
+serve: $(RUN_STAMP) assets serve-debs
 	$(BIN)/labkit serve
 
 bench: $(TEST_STAMP) assets

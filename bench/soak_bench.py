@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -152,8 +153,10 @@ def run(console: Console) -> None:
     console.print(f"the machine's speed (bench render, 150 moves of {games[0]}, no network): "
                   f"{speed_before:.1f} ms a move before the soak, {speed_after:.1f} after")
     if memory.samples:
+        allocator = re.search(r"memory from (.+)", server_log)
         console.print("worker memory over time: " + ", ".join(f"{t / 60:.1f} min {mb:,.0f} MB"
-                                                             for t, mb in memory.samples))
+                                                             for t, mb in memory.samples)
+                      + f"; C's memory from {allocator.group(1) if allocator else 'an allocator not named'}")
     _limits(console, inside, stolen)
     _errors(console, results, server_log)
 

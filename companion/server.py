@@ -78,7 +78,8 @@ def phone_url(host: str, port: int) -> str:
 
 def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = None, *,
           instance_path: str | None = None, config: Mapping[str, Any] | None = None,
-          workers: int = 1, threads: int = 256, qr: bool = True, out: TextIO | None = None) -> None:
+          workers: int = 1, threads: int = 256, qr: bool = True, out: TextIO | None = None,
+          allocator: str = "the system's allocator") -> None:
     """Start the companion and keep running until interrupted.
 
     ``database_url``: ``postgresql://...`` or ``sqlite:///file``; default: a
@@ -86,6 +87,8 @@ def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = No
     ``./instance``). ``config`` overrides app settings (e.g. ``RATE_LIMITS``).
     ``threads`` per worker bound how many phones (each holds a stream) and
     requests a worker serves at once: size it for the phones, not the cores.
+    ``allocator`` says which C allocator this process runs on
+    (:mod:`companion.allocator`).
     """
     out = out or sys.stdout
     url = phone_url(host, port)
@@ -99,7 +102,7 @@ def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = No
     store = probe.extensions["companion_store"]
     print(f"labkit companion: {store.db.kind} database, {workers} worker(s) x {threads} threads, "
           f"fan-out {probe.extensions['companion_hub'].fanout.name}, "
-          f"{len(probe.extensions['companion_referee'].game_names())} game(s)", file=out)
+          f"{len(probe.extensions['companion_referee'].game_names())} game(s), memory from {allocator}", file=out)
     _tell_sets(probe, out)
     store.db.close()
     print(f"Open this on a phone on the same network: {url}", file=out)

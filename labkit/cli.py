@@ -489,10 +489,17 @@ def _limits(ctx, param, values: tuple[str, ...]) -> dict | None:
 @click.option("--public-url", default=None, help="The address phones open (behind a proxy: https://...).")
 @click.option("--sets", "sets_dir", type=click.Path(exists=True, file_okay=False), default=None, metavar="DIR",
               help="A folder of card sets (set folders and set zips) a host may choose when making a table.")
+@click.option("--allocator", type=click.Choice(["auto", "system"]), envvar="LABKIT_ALLOCATOR", default="auto",
+              show_default=True, help="auto: start with jemalloc when installed (memory stays flat over a long "
+                                      "evening); system: the C library's own.")
 def serve(host: str, port: int, database_url: str | None, instance_path: str | None, workers: int, threads: int,
           no_qr: bool, rate_limits: dict | None, poll_ms: int | None, allow_chosen_seed: bool, fanout: str | None,
-          redis_url: str | None, trusted_proxies: str | None, public_url: str | None, sets_dir: str | None) -> None:
+          redis_url: str | None, trusted_proxies: str | None, public_url: str | None, sets_dir: str | None,
+          allocator: str) -> None:
     """Start the table companion for phones on the same network."""
+    from companion.allocator import restart_with_jemalloc
+
+    allocator = restart_with_jemalloc(allocator)   # before anything is loaded: this may start the command again
     from companion.server import serve as run_server
 
     config: dict = {}
@@ -510,7 +517,7 @@ def serve(host: str, port: int, database_url: str | None, instance_path: str | N
         config["ALLOW_CHOSEN_SEED"] = True
     try:
         run_server(host=host, port=port, database_url=database_url, instance_path=instance_path, config=config,
-                   workers=workers, threads=threads, qr=not no_qr)
+                   workers=workers, threads=threads, qr=not no_qr, allocator=allocator)
     except KeyboardInterrupt:
         pass
     except OSError as exc:

@@ -1,0 +1,74 @@
+"""Which C allocator the server's process uses, and starting it with jemalloc.
+
+A worker serving many tables allocates and frees rendered pages all day.
+With glibc's allocator the freed memory stays scattered through the heap and
+is not given back, so the worker grows for as long as it runs; with jemalloc
+it stays flat (docs/design/serving-speed.md has the measurements). An
+allocator can only be chosen when a process starts, so ``labkit serve``
+starts itself again with jemalloc preloaded, before the server forks any
+worker. Debian's ``libjemalloc2`` provides it; without it the server runs on
+the system's allocator and says so.
+
+>>> preload_env({"LD_PRELOAD": "/x/other.so"}, "/y/libjemalloc.so.2")["LD_PRELOAD"]
+'/y/libjemalloc.so.2:/x/other.so'
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import sys
+from pathlib import Path
+from typing import Mapping
+
+# Where Debian (under its architecture's folder) and other systems put it;
+# the first that exists is used.
+CANDIDATES = ("/usr/lib/*/libjemalloc.so.2", "/usr/lib64/libjemalloc.so.2", "/usr/lib/libjemalloc.so.2")
+# Set in the restarted process, so a library that fails to load is not tried again and again.
+RESTARTED = "LABKIT_ALLOCATOR_RESTARTED"
+# jemalloc returns freed pages from a thread of its own rather than inside
+# whichever request happens to free them.
+OPTIONS = "background_thread:true"
+
+
+def library() -> str | None:
+    """The jemalloc library on this machine, or None."""
+    return next((path for pattern in CANDIDATES for path in sorted(glob.glob(pattern))), None)
+
+
+def in_use(pid: int | str = "self") -> str:
+    """The allocator a running process has loaded: 'jemalloc' or 'system'."""
+    try:
+        maps = Path(f"/proc/{pid}/maps").read_text(errors="replace")
+    except OSError:
+        return "system"
+    return "jemalloc" if "libjemalloc" in maps else "system"
+
+
+def preload_env(environ: Mapping[str, str], path: str) -> dict[str, str]:
+    """``environ`` with ``path`` preloaded first and jemalloc's options added
+    (options already set are kept: they are the operator's)."""
+    env = dict(environ)
+    env["LD_PRELOAD"] = ":".join(p for p in (path, environ.get("LD_PRELOAD", "")) if p)
+    env.setdefault("MALLOC_CONF", OPTIONS)
+    env[RESTARTED] = "1"
+    return env
+
+
+def restart_with_jemalloc(choice: str) -> str:
+    """Replace this process by the same command with jemalloc preloaded, when
+    ``choice`` is 'auto', it is installed and not yet in use. Returns why the
+    process goes on as it is (it does not return when it restarts)."""
+    if choice == "system":
+        return "the system's allocator (as asked)"
+    if in_use() == "jemalloc":
+        return "jemalloc"
+    path = library()
+    if path is None:
+        return "the system's allocator (jemalloc is not installed: apt-get install libjemalloc2)"
+    if os.environ.get(RESTARTED):
+        return f"the system's allocator ({path} did not load)"
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(sys.executable, list(sys.orig_argv), preload_env(os.environ, path))
+    raise AssertionError("unreachable: execve returns only by raising")  # pragma: no cover

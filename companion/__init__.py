@@ -60,6 +60,8 @@ DEFAULTS: dict[str, Any] = {
     "BOT_POLL_S": 0.25,                 # how often the bots look at tables another worker moved
     "SETS_DIR": None,                   # a folder of card sets (folders, zips) hosts may choose (companion.card_sets)
     "SET_CHECK_SECONDS": 20.0,          # an uploaded set's check, in a process of its own, at most (companion.set_check)
+    "TURNS": 2,                         # requests whose Python runs at once; the rest wait their turn (companion.turns)
+    "TURN_LEEWAY_MS": 100,              # ...a push or poll waits at most this long behind later taps; TURNS 0: no turns
     "TIMINGS_FILE": None,               # write each move's and full collection's time here (companion.timings)
     "FINISHED_HOURS": 24,               # a finished table is forgotten after this long...
     "IDLE_DAYS": 14,                    # ...and any table left alone for this long
@@ -159,8 +161,9 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     app.register_blueprint(bot_pages.bp)
     plugins.init_app(app)
     _errors(app)
-    from companion import timings
-    timings.install(app)
+    from companion import timings, turns
+    turns.install(app)
+    timings.install(app)   # after: a move's time includes the wait for its turn
     return app
 
 

@@ -70,5 +70,7 @@ def restart_with_jemalloc(choice: str) -> str:
         return f"the system's allocator ({path} did not load)"
     sys.stdout.flush()
     sys.stderr.flush()
-    os.execve(sys.executable, list(sys.orig_argv), preload_env(os.environ, path))
+    # the same interpreter by its full path (a bare "python3" in argv[0] could
+    # be found elsewhere on PATH, outside this virtual environment)
+    os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]], preload_env(os.environ, path))
     raise AssertionError("unreachable: execve returns only by raising")  # pragma: no cover

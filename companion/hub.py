@@ -74,6 +74,13 @@ class Hub:
                 latest[0] = version
                 cond.notify_all()
 
+    def newest(self, code: str, version: int) -> int:
+        """``version``, or a newer one of the table heard of since: a stream
+        that waited for its turn draws the table as it is by then, not each
+        version in between."""
+        _, latest = self._slot(code)
+        return max(version, latest[0])
+
     def wait(self, code: str, after: int, timeout: float = HEARTBEAT_S) -> int | None:
         """The table's version once it is past ``after``; ``None`` if nothing
         arrived within ``timeout`` (the caller looks for itself then)."""

@@ -25,6 +25,7 @@ from companion.errors import TooMany
 from companion.security import client_address
 from companion.hub import HEARTBEAT_S
 from companion.lobby import clean_code
+from companion.turns import turn_for_news
 from companion.web import get_referee
 
 bp = Blueprint("stream", __name__)
@@ -102,6 +103,8 @@ def events(code: str) -> Any:
     heartbeat = float(current_app.config.get("HEARTBEAT_S", HEARTBEAT_S))
     since = last_seen_version()
 
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+
     def changes() -> Iterator[str]:
         nonlocal caller
         sent = live.Sent()
@@ -110,10 +113,15 @@ def events(code: str) -> Any:
             yield "retry: 1000\n\n"
             if caller.snap.version == since:
                 sent.version = since
-                sent.parts = _shown(caller)
+                with turn_for_news(app):
+                    sent.parts = _shown(caller)
+            news = None
+            if caller.snap.version != sent.version:
+                with turn_for_news(app):
+                    news = sent.changes(caller)
             while True:
-                if caller.snap.version != sent.version:
-                    yield _event(caller.snap.version, sent.changes(caller))
+                if news is not None:
+                    yield _event(sent.version, news)
                 arrived = hub.wait(caller.code, caller.snap.version, heartbeat)
                 if hub.closed:
                     return   # this worker is stopping: the browser reconnects (EventSource's retry)
@@ -121,7 +129,13 @@ def events(code: str) -> Any:
                     # an event, not a comment: the page sees it, and says so
                     # when none has come for a while (companion.js)
                     yield "event: heartbeat\ndata: still here\n\n"
-                caller = by_cookies_at(referee.snapshot_at(caller.code, arrived))
+                # one turn for the new version and what changed in it: a push
+                # that queued twice would wait behind the busy worker twice
+                with turn_for_news(app):
+                    if arrived is not None:
+                        arrived = hub.newest(caller.code, arrived)
+                    caller = by_cookies_at(referee.snapshot_at(caller.code, arrived))
+                    news = sent.changes(caller) if caller.snap.version != sent.version else None
         finally:
             hub.watching(caller.code, -1)
 

@@ -79,7 +79,7 @@ def phone_url(host: str, port: int) -> str:
 def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = None, *,
           instance_path: str | None = None, config: Mapping[str, Any] | None = None,
           workers: int = 1, threads: int = 256, qr: bool = True, out: TextIO | None = None,
-          allocator: str = "the system's allocator") -> None:
+          allocator: str | None = None) -> None:
     """Start the companion and keep running until interrupted.
 
     ``database_url``: ``postgresql://...`` or ``sqlite:///file``; default: a
@@ -87,10 +87,14 @@ def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = No
     ``./instance``). ``config`` overrides app settings (e.g. ``RATE_LIMITS``).
     ``threads`` per worker bound how many phones (each holds a stream) and
     requests a worker serves at once: size it for the phones, not the cores.
-    ``allocator`` says which C allocator this process runs on
-    (:mod:`companion.allocator`).
+    ``allocator``: how to name the C allocator this process runs on
+    (:mod:`companion.allocator`; by default, the one it has loaded).
     """
     out = out or sys.stdout
+    if allocator is None:
+        from companion.allocator import in_use
+
+        allocator = "jemalloc" if in_use() == "jemalloc" else "the system's allocator"
     url = phone_url(host, port)
     settings: dict[str, Any] = {"PUBLIC_URL": url, "WORKERS": workers, "THREADS": threads}
     if database_url:

@@ -499,7 +499,7 @@ def serve(host: str, port: int, database_url: str | None, instance_path: str | N
     """Start the table companion for phones on the same network."""
     from companion.allocator import restart_with_jemalloc
 
-    allocator = restart_with_jemalloc(allocator)   # before anything is loaded: this may start the command again
+    allocator = restart_with_jemalloc(allocator)   # first: this may start the same command again, on jemalloc
     from companion.server import serve as run_server
 
     config: dict = {}

@@ -111,13 +111,10 @@ def events(code: str) -> Any:
         hub.watching(caller.code, +1)
         try:
             yield "retry: 1000\n\n"
-            if caller.snap.version == since:
-                sent.version = since
-                with turn_for_news(app):
-                    sent.parts = _shown(caller)
-            news = None
-            if caller.snap.version != sent.version:
-                with turn_for_news(app):
+            with turn_for_news(app):
+                if caller.snap.version == since:   # the page already shows this version
+                    sent.version, sent.parts, news = since, _shown(caller), None
+                else:
                     news = sent.changes(caller)
             while True:
                 if news is not None:

@@ -26,7 +26,7 @@ import heapq
 import itertools
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any, Callable, Iterable, Iterator
 
 URGENT, NEWS, FREE = "urgent", "news", "free"
@@ -75,11 +75,6 @@ class Turns:
         return len(self._queue)
 
 
-@contextmanager
-def no_turn() -> Iterator[None]:
-    yield
-
-
 def kind_of(environ: dict[str, Any]) -> str:
     """Whether a request is one a player waits on at a table, news of
     another's move, or takes no turn: a stream (it takes a turn for each
@@ -120,4 +115,4 @@ def install(app: Any) -> Turns | None:
 def turn_for_news(app: Any) -> Any:
     """The context a stream makes each push in: a turn when the app takes turns."""
     turns = app.extensions.get("companion_turns")
-    return turns.turn(False) if turns is not None else no_turn()
+    return turns.turn(False) if turns is not None else nullcontext()

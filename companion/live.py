@@ -31,6 +31,9 @@ LOBBY = Part("lobby", "companion/_lobby.html", board=False)
 PLAYERS = Part("players", "companion/_players.html", board=False)
 LOG = Part("log", "companion/_log.html", shared=True, board=False)
 HOST = Part("host", "companion/_host.html", board=False)
+HOST_TOOLS = Part("host-tools", "companion/_host_tools.html", board=False)
+"""The host's seat and link tools, apart from the undo (which carries the
+version, so is drawn at every version): drawn again only when they change."""
 REMATCH = Part("rematch", "companion/_rematch.html", board=False)
 
 
@@ -43,7 +46,7 @@ def parts_of(snap: Snapshot, host: bool) -> list[Part]:
                                [REMATCH] if snap.over else []) + list(plugin.parts)
     out.append(LOG)
     if host:
-        out.append(HOST)
+        out += [HOST, HOST_TOOLS]
     return out
 
 
@@ -60,12 +63,14 @@ class Response:
         return not (self.error or self.notice or self.join_error)
 
 
-def context(caller: Caller, said: Response | None = None, board: bool = True) -> dict[str, Any]:
+def context(caller: Caller, said: Response | None = None, board: bool = True,
+            base: str | None = None) -> dict[str, Any]:
     """What a part's template is given. Made afresh for each part, from the
     board context the version keeps per viewer: a context kept in the
     snapshot would hold the snapshot itself (``snap``, and the closures
     below), a cycle that only a full garbage collection frees, with every
-    page rendered from it."""
+    page rendered from it. ``base``: the public address, when the caller
+    has it (:func:`render` works it out once for all its parts)."""
     from companion.web import public_base_url
 
     snap, seat = caller.snap, caller.seat
@@ -80,7 +85,7 @@ def context(caller: Caller, said: Response | None = None, board: bool = True) ->
         "handovers": (lambda: handovers(snap)) if caller.host else _no_handovers,
         "host_key": (lambda: host_key(snap)) if caller.host else _no_host_key,
         "take_back": lambda: _take_back(snap, seat),
-        "join_url": _join_url(snap.code, public_base_url()),
+        "join_url": _join_url(snap.code, base or public_base_url()),
         "plugin": plugin, "label": functools.partial(plugins.action_label, game),
         "to_json": _to_json,
         **extra,
@@ -149,26 +154,29 @@ def handovers(snap: Snapshot) -> list[dict[str, Any]]:
 
 
 def render_part(caller: Caller, part: Part, said: Response | None = None,
-                contexts: dict[Any, dict[str, Any]] | None = None) -> str:
+                contexts: dict[Any, dict[str, Any]] | None = None, base: str | None = None) -> str:
     """A part's HTML (with its wrapper), from the version's cache when it can be.
     ``contexts``: the contexts made so far for this version's other parts of
-    the same page (one per viewer, the same for each of its parts)."""
-    viewer = caller if not part.shared else Caller(caller.snap, None, False)
-    if said is not None and not said.empty:
-        return _wrap(part, render_template(part.template, **context(viewer, said, part.board)))
+    the same page (one per viewer, the same for each of its parts); ``base``:
+    the public address, when the caller has it (looking it up for each part
+    of each phone was 3% of the CPU of drawing them)."""
     from companion.web import public_base_url
 
-    key = ("part", part.name, None if part.shared else (caller.seat, caller.host), public_base_url())
-    return caller.snap.cached(key, lambda: _draw(viewer, part, key, {} if contexts is None else contexts))
+    base = base or public_base_url()
+    viewer = caller if not part.shared else Caller(caller.snap, None, False)
+    if said is not None and not said.empty:
+        return _wrap(part, render_template(part.template, **context(viewer, said, part.board, base)))
+    key = ("part", part.name, None if part.shared else (caller.seat, caller.host), base)
+    return caller.snap.cached(key, lambda: _draw(viewer, part, key, {} if contexts is None else contexts, base))
 
 
-def _draw(viewer: Caller, part: Part, key: Any, contexts: dict[Any, dict[str, Any]]) -> str:
+def _draw(viewer: Caller, part: Part, key: Any, contexts: dict[Any, dict[str, Any]], base: str) -> str:
     """The part at this version: the HTML it had when its inputs were the
     same (the table's last drawing of it for this viewer), else drawn now."""
     made = (viewer.seat, viewer.host, part.board)
     ctx = contexts.get(made)
     if ctx is None:
-        ctx = contexts[made] = context(viewer, board=part.board)
+        ctx = contexts[made] = context(viewer, board=part.board, base=base)
     env = current_app.jinja_env
     reads = _reads(current_app).of(part.template)
     now = reuse.inputs(env, reads, ctx) if reads is not None else None
@@ -204,8 +212,11 @@ def state(caller: Caller) -> str:
 
 def render(caller: Caller, said: Response | None = None) -> Markup:
     """The whole ``#live`` region."""
+    from companion.web import public_base_url
+
     contexts: dict[Any, dict[str, Any]] = {}
-    body = "".join(render_part(caller, p, said, contexts) for p in parts_of(caller.snap, caller.host))
+    base = public_base_url()
+    body = "".join(render_part(caller, p, said, contexts, base) for p in parts_of(caller.snap, caller.host))
     return Markup(f'<section id="live" data-code="{caller.snap.code}">{state(caller)}{body}</section>')
 
 
@@ -222,8 +233,11 @@ class Sent:
         """Out-of-band fragments for what changed since the last send: the
         parts whose HTML changed, or the whole region when its parts did."""
         parts = parts_of(caller.snap, caller.host)
+        from companion.web import public_base_url
+
         contexts: dict[Any, dict[str, Any]] = {}
-        html = {p.name: render_part(caller, p, None, contexts) for p in parts}
+        base = public_base_url()
+        html = {p.name: render_part(caller, p, None, contexts, base) for p in parts}
         self.version = caller.snap.version
         if list(html) != list(self.parts):
             self.parts = html

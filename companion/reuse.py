@@ -36,8 +36,9 @@ FIXED = frozenset({
 """Names whose value is the same for every render of one part for one
 viewer at one table (the kept HTML is kept per table, part and viewer)."""
 
-CALLED = frozenset({"take_back"})
-"""Context functions whose answer is an input (worked out once per version and seat)."""
+CALLED = frozenset({"take_back", "handovers", "host_key"})
+"""Context functions whose answer is an input (worked out once per version
+and seat, or, for the host's key, read from the phone's own cookie)."""
 
 SNAP_READS: dict[str, Callable[[Any], Any]] = {
     "code": lambda s: s.code, "version": lambda s: s.version, "moves": lambda s: s.moves,

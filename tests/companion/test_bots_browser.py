@@ -74,7 +74,7 @@ def test_a_bot_at_the_table_and_a_seat_handed_to_a_bot_and_back(browser: Any, se
                            f".filter(li => li.textContent.includes('Lin:')).length > {lin_moves}")
 
     # Lin is back: the host makes a link for the bot's seat; Lin's phone opens it and takes the seat.
-    host.locator("#control-host summary", has_text="A player changes phone").tap()
+    host.locator("#host-tools summary", has_text="A player changes phone").tap()
     host.get_by_role("button", name="Give Lin's seat back to a person (a link for their phone)").tap()
     link = host.locator('.handover[data-handover-seat="0"] a').get_attribute("href")
     lin.goto(link)

@@ -104,3 +104,39 @@ def test_what_cannot_be_known_is_drawn_every_time(app: Any) -> None:
         assert reuse.inputs(env, reads.of("t/include.html"), ctx) is None
         assert reuse.inputs(env, reads.of("t/view.html"), ctx) == (("version", snap.version),)
         assert reuse.inputs(env, reads.of("t/local.html"), ctx) == (ctx["ln"]["dice"],)
+
+
+def test_the_hosts_tools_are_drawn_again_only_when_they_change(app: Any) -> None:
+    """The host's seat and link tools are a part of their own: a move leaves
+    them as they were (not drawn again), a new handover link shows at once."""
+    referee = app.extensions["companion_referee"]
+    drawn: list[str] = []
+    real = live.render_template
+
+    def counting(name: str, **kwargs: Any) -> str:
+        drawn.append(name)
+        return real(name, **kwargs)
+
+    live.render_template = counting
+    try:
+        with app.test_request_context("/"):
+            table, _ = referee.create("labnotes", {}, 7)
+            code = table["code"]
+            for n in range(3):
+                referee.join(code, f"P{n + 1}")
+            referee.start(code, referee.snapshot(code).version)
+            rng = random.Random(3)
+            first = live.render_part(Caller(referee.snapshot(code), 0, True), live.HOST_TOOLS)
+            for _ in range(6):
+                snap = referee.snapshot(code)
+                seat = rng.choice(snap.to_move())
+                after = referee.act(snap, seat, rng.choice(snap.actions(seat)), snap.version)
+                assert live.render_part(Caller(after, 0, True), live.HOST_TOOLS) is first
+                assert f'value="{after.version}"' in live.render_part(Caller(after, 0, True), live.HOST)
+            assert drawn.count("companion/_host_tools.html") == 1
+            referee.handover(code, 1, 10)
+            now = live.render_part(Caller(referee.snapshot(code), 0, True), live.HOST_TOOLS)
+            assert 'data-handover-seat="1"' in now and 'data-handover-seat' not in first
+            assert drawn.count("companion/_host_tools.html") == 2
+    finally:
+        live.render_template = real

@@ -62,6 +62,7 @@ DEFAULTS: dict[str, Any] = {
     "SET_CHECK_SECONDS": 20.0,          # an uploaded set's check, in a process of its own, at most (companion.set_check)
     "TURNS": 2,                         # requests whose Python runs at once; the rest wait their turn (companion.turns)
     "TURN_LEEWAY_MS": 100,              # ...a push or poll waits at most this long behind later taps; TURNS 0: no turns
+    "NEWS_TURNS": 1,                    # ...of which news (pushes, polls) holds at most this many: a tap finds one free
     "TIMINGS_FILE": None,               # write each move's and full collection's time here (companion.timings)
     "FINISHED_HOURS": 24,               # a finished table is forgotten after this long...
     "IDLE_DAYS": 14,                    # ...and any table left alone for this long

@@ -37,7 +37,7 @@ def _run_in_order(turns: Turns, arrivals: list[tuple[str, bool]]) -> list[str]:
         thread.start()
         threads.append(thread)
         _queued(turns, len(threads))
-    turns.give_back()
+    turns.give_back(True)
     for thread in threads:
         thread.join(WAIT)
     assert not any(t.is_alive() for t in threads)
@@ -105,7 +105,7 @@ def test_a_static_file_is_answered_while_a_turn_is_held_and_a_tap_waits(app: Any
         assert not answered   # it waits for the turn
     finally:
         for _ in range(turns.running):
-            turns.give_back()
+            turns.give_back(True)
     tap.join(WAIT)
     assert answered == [404] and turns.waiting == 0   # no such table: answered, in its turn
 
@@ -121,3 +121,33 @@ def test_no_turns_when_the_config_says_none(tmp_path: Any, toy: Any) -> None:
         app.extensions["companion_store"].db.close()
     with pytest.raises(ValueError, match="TURNS"):
         turns_module.Turns(0, 0.1)
+
+
+def test_news_holds_no_more_turns_than_its_share() -> None:
+    """With one of two turns for news, a second push waits while a first
+    runs, and a tap that comes meanwhile takes the other turn at once."""
+    turns = Turns(2, leeway=0.0, news=1)
+    turns.take(False)                      # a push under way
+    ran: list[str] = []
+
+    def push() -> None:
+        with turns.turn(False):
+            ran.append("push 2")
+
+    second = threading.Thread(target=push)
+    second.start()
+    _queued(turns, 1)                      # the second push waits, a turn free beside it
+    turns.take(True)                       # a tap: the free turn, at once
+    assert ran == [] and turns.waiting == 1
+    turns.give_back(True)
+    assert ran == [] and turns.waiting == 1  # the free turn is still not news's
+    turns.give_back(False)                 # the first push ends: the second goes
+    second.join(WAIT)
+    assert not second.is_alive() and ran == ["push 2"] and turns.waiting == 0
+
+
+def test_news_turns_are_checked() -> None:
+    with pytest.raises(ValueError, match="NEWS_TURNS"):
+        Turns(2, leeway=0.0, news=3)
+    with pytest.raises(ValueError, match="NEWS_TURNS"):
+        Turns(2, leeway=0.0, news=0)

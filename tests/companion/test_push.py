@@ -179,3 +179,18 @@ def test_two_workers_on_one_sqlite_file_see_each_others_changes(server_factory: 
     url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
     one, two = _two_workers(server_factory, database_url=url, extra=["--fanout", "poll"])
     _seen_across(one, two, streams)
+
+
+def test_a_change_whose_news_never_came_arrives_by_the_next_heartbeat(server_factory: Any, tmp_path: Any,
+                                                                      streams: list) -> None:
+    """Two servers on one SQLite file that tell each other nothing (``local``):
+    a stream still finds the other's change when its heartbeat looks (every
+    4 s), without waiting its turn for news (companion.stream)."""
+    url = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    one, two = _two_workers(server_factory, database_url=url, extra=["--fanout", "local"])
+    code, tokens, version = _table(one)
+    ada = Stream(one, code, tokens[0], since=version)
+    streams.append(ada)
+    status, after = _bet(two, code, tokens[1], version, "low")
+    assert status == 200
+    assert f'data-version="{after["version"]}"' in ada.until(after["version"], timeout=15)

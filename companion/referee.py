@@ -192,16 +192,18 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
                 or [r.seq for r in rows] != list(range(entry.moves + 1, table["moves"] + 1))):
             raise _Moved()  # an undo or an action landed between the two reads
         state, history, log, done = entry.state, OrderedDict(entry.history), list(entry.log), list(entry.rows)
-        if not rows and entry.moves == 0:
-            history[table["version"]] = (0, state)
         names = [s["name"] for s in entry.seats]
         for row in rows:
             before, state = state, replayed(game, state, row.seat, row.action)
             log.append(narrate(game, before, row.seat, row.action, state, names))
             done.append((row.seat, row.action))
             history[row.version] = (row.seq, state)
-            while len(history) > self.keep_states:
-                history.popitem(last=False)
+        # The version now, if no move made it (a seat changed hands, a move was
+        # taken back): a phone drawn at it may still send a move that others'
+        # moves have since passed, and the rebase looks its state up here.
+        history.setdefault(table["version"], (table["moves"], state))
+        while len(history) > self.keep_states:
+            history.popitem(last=False)
         return _Entry(version=table["version"], moves=table["moves"], state=state, seats=entry.seats,
                       history=history, log=tuple(log), rows=tuple(done))
 
@@ -367,6 +369,7 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
             earlier = [(m, s) for (m, s) in entry.history.values() if m == snap.moves - 1]
             if earlier and entry.version == seen_version:
                 history = OrderedDict((v, ms) for v, ms in entry.history.items() if ms[0] <= snap.moves - 1)
+                history[version] = (snap.moves - 1, earlier[-1][1])   # the undo's own version (see _catch_up)
                 self._remember(snap.table["id"], _Entry(version, snap.moves - 1, earlier[-1][1], entry.seats,
                                                         history, entry.log[:-1], entry.rows[:-1]))
         return self.snapshot(code)

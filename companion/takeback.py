@@ -313,8 +313,10 @@ class TakeBacks:
         # take-back or undo, if later), which the check above accepts for as
         # long as this offer stands. Not the version drawn at: the button
         # then stays the same from one version to the next, and so does the
-        # part that shows it (companion/reuse.py). Unknown: the version now.
-        made = max((v for v, (m, _) in entry.history.items() if m == k + 1), default=snap.version)
+        # part that shows it (companion/reuse.py). The history may hold later
+        # versions with the same moves (a seat changed hands): the first is
+        # the move's. Unknown: the version now.
+        made = min((v for v, (m, _) in entry.history.items() if m == k + 1), default=snap.version)
         return Offer(k + 1, line, f"Take back: {move_words(line, snap.name(seat))}",
                      since=max(made, snap.table["rewound_at"]))
 

@@ -155,6 +155,27 @@ def test_a_stale_tap_is_told_someone_moved_first(phones: Any) -> None:
     assert f'data-version="{v + 1}"' in body
 
 
+def test_a_tap_drawn_just_after_a_seat_changed_phone_still_counts_when_others_bet_first(phones: Any) -> None:
+    # A seat handed to a new phone moves the version without a move; a bet
+    # drawn at that version and sent after another player's bet is rebased
+    # like any other stale tap in a simultaneous phase, not refused.
+    code, host, ada, bo = _table_with_two(phones)
+    _start(code, host)
+    ada.act(code, {"type": "bet", "guess": "high"})      # a first round, so that the game has moves
+    bo.act(code, {"type": "bet", "guess": "high"})
+    rolled = [phone.act(code, {"type": "roll"}).status_code for phone in (ada, bo)]
+    assert rolled.count(200) == 1                         # the lead's roll; the other is refused
+    page = host.post(f"/t/{code}/seats/1/handover").get_data(as_text=True)
+    link = dict(re.findall(r'data-handover-seat="(\d+)">.*?<a href="([^"]+)"', page, re.S))["1"]
+    new_phone = phones()
+    assert new_phone.post(link.replace("http://localhost", ""), htmx=False).status_code == 303
+    v = new_phone.version(code)
+    assert ada.act(code, {"type": "bet", "guess": "high"}, version=v).status_code == 200
+    response = new_phone.act(code, {"type": "bet", "guess": "low"}, version=v)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert new_phone.version(code) == v + 2
+
+
 def test_a_second_tap_from_the_version_before_ones_own_move_is_told_so(phones: Any) -> None:
     code, host, ada, bo = _table_with_two(phones)
     _start(code, host)

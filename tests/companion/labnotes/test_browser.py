@@ -225,11 +225,15 @@ def test_a_paper_sheet_is_scored_on_a_phone(browser: Any, labnotes: None, server
     page = ctx.new_page()
     page.set_default_timeout(10_000)
     page.goto(server.url + "/")
-    page.get_by_role("link", name="Score a paper Lab Notes sheet").click()
+    # The sheet's script is deferred: a tap before the page has loaded does
+    # nothing, so the taps wait for the load (on a busy machine it comes late).
+    with page.expect_navigation(wait_until="load"):
+        page.get_by_role("link", name="Score a paper Lab Notes sheet").click()
     # Water: H-O-H on A1, A2, A3, each bond tapped once.
     for space, element in ((0, "H"), (1, "O"), (2, "H")):
         page.click(f'svg.sheet[data-paper] .space[data-space="{space}"]')
         page.click(f'[data-paper-mark="{element}"]')
+        page.wait_for_selector(f'svg.sheet[data-paper] .space.el-{element}[data-space="{space}"]')
     page.click('svg.sheet[data-paper] [data-gap="0,1"]')
     page.click('svg.sheet[data-paper] [data-gap="1,2"]')
     page.fill("#paper-player", "Paper Pat")

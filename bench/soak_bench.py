@@ -110,7 +110,9 @@ def _generators(url: str, games: list[str]) -> list[tuple[str, subprocess.Popen]
 
 def run(console: Console) -> None:
     games = sorted(registry.names())
-    console.print(f"Soak: 1 worker, SQLite, {TABLES} tables x 4 phones of {', '.join(games)} at once, human pace, "
+    worker = os.environ.get("LABKIT_WORKER_CLASS") or "gevent"   # read by the server's command (labkit serve)
+    console.print(f"Soak: 1 worker ({worker}), SQLite, {TABLES} tables x 4 phones of {', '.join(games)} at once, "
+                  "human pace, "
                   f"{SECONDS / 60:.0f} min; a request every {PING_S * 1000:.0f} ms beside the load times pauses.")
     speed_before = _speed(games[0])
     workdir = Path(tempfile.mkdtemp(prefix="labkit-soak-"))
@@ -202,15 +204,15 @@ def _limits(console: Console, inside: dict[str, Any] | None, stolen: float | Non
         wall, cpu = inside["wall_ms"], inside["cpu_ms"]
         console.print(f"moves inside the worker ({inside['moves']:,}): wall p50 {wall['p50']:,.1f} ms, "
                       f"p95 {wall['p95']:,.1f} ms; the move's own CPU p50 {cpu['p50']:,.1f} ms, "
-                      f"p95 {cpu['p95']:,.1f} ms (the rest of the wall time is waiting for the interpreter "
-                      "lock held by other threads)")
+                      f"p95 {cpu['p95']:,.1f} ms (the rest of the wall time is waiting while other "
+                      "requests run)")
     if inside:
         for kind, figures in (("full", inside["full_gc"]), ("young", inside["young_gc"])):
             if not figures["n"]:
                 console.print(f"{kind} garbage collections: none")
                 continue
-            console.print(f"{kind} garbage collections: {figures['n']:,}; their own CPU time (the lock held, "
-                          f"every thread waiting) the longest {figures['longest_cpu_ms'] or 0:,.1f} ms, "
+            console.print(f"{kind} garbage collections: {figures['n']:,}; their own CPU time (every "
+                          f"request waiting) the longest {figures['longest_cpu_ms'] or 0:,.1f} ms, "
                           f"{figures['total_cpu_ms'] or 0:,.0f} ms in all; from start to end the longest "
                           f"{figures['longest_ms']:,.1f} ms (with the wait for the lock that the collection's "
                           "Python callback may give up)")

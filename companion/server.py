@@ -1,6 +1,7 @@
 """Run the companion: gunicorn on all interfaces with as many worker
-processes as asked (each a thread per open phone stream), the address to
-open from a phone, and a QR code of it in the terminal.
+processes as asked (each serving its phones' requests as greenlets, or as
+threads: :data:`WORKER_CLASSES`), the address to open from a phone, and a
+QR code of it in the terminal.
 
 Every worker is stateless apart from caches: tables live in the database,
 and a change committed by one worker reaches the phones streaming from
@@ -79,7 +80,7 @@ def phone_url(host: str, port: int) -> str:
 def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = None, *,
           instance_path: str | None = None, config: Mapping[str, Any] | None = None,
           workers: int = 1, threads: int = 256, qr: bool = True, out: TextIO | None = None,
-          allocator: str | None = None) -> None:
+          allocator: str | None = None, worker_class: str = "gevent") -> None:
     """Start the companion and keep running until interrupted.
 
     ``database_url``: ``postgresql://...`` or ``sqlite:///file``; default: a
@@ -89,7 +90,11 @@ def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = No
     requests a worker serves at once: size it for the phones, not the cores.
     ``allocator``: how to name the C allocator this process runs on
     (:mod:`companion.allocator`; by default, the one it has loaded).
+    ``worker_class``: ``gevent`` (one thread per worker, each request a
+    greenlet) or ``gthread`` (a thread per request): see :data:`WORKER_CLASSES`.
     """
+    if worker_class not in WORKER_CLASSES:
+        raise ValueError(f"worker_class must be one of {', '.join(WORKER_CLASSES)}, not {worker_class!r}")
     out = out or sys.stdout
     if allocator is None:
         from companion.allocator import in_use
@@ -104,7 +109,8 @@ def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = No
     # schema ready, settings checked; its bots stay idle (the workers play them, each after its fork)
     probe = create_app(None, instance_path=instance_path, overrides={**settings, "BOTS": False})
     store = probe.extensions["companion_store"]
-    print(f"labkit companion: {store.db.kind} database, {workers} worker(s) x {threads} threads, "
+    print(f"labkit companion: {store.db.kind} database, {workers} worker(s) x {threads} "
+          f"{'requests at once (gevent)' if worker_class == 'gevent' else 'threads'}, "
           f"fan-out {probe.extensions['companion_hub'].fanout.name}, "
           f"{len(probe.extensions['companion_referee'].game_names())} game(s), memory from {allocator}", file=out)
     _tell_sets(probe, out)
@@ -116,8 +122,25 @@ def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = No
         except (OSError, ValueError, UnicodeError):  # a terminal that cannot show it: the address is printed above
             pass
     print(f"Listening on {host}:{port} (Ctrl-C to stop)", file=out, flush=True)
-    run_gunicorn(lambda: create_app(None, instance_path=instance_path, overrides=settings), host, port,
-                 workers=workers, threads=threads)
+    def worker_app() -> Any:   # in each worker, after its fork (and, under gevent, its patching)
+        if worker_class == "gevent":
+            _psycopg_gives_way()
+        return create_app(None, instance_path=instance_path, overrides=settings)
+
+    run_gunicorn(worker_app, host, port, workers=workers, threads=threads, worker_class=worker_class)
+
+
+def _psycopg_gives_way() -> None:
+    """psycopg chooses how to wait on the network when it is first imported:
+    here that is in the master (which made the schema ready), before the
+    worker patched sockets and threads for gevent, so it chose its C wait,
+    which holds the worker's only thread (a worker listening for PostgreSQL's
+    notifications never got to answer anyone). The worker switches to the
+    wait psycopg itself picks when imported after gevent's patching:
+    ``select.poll``, patched, which gives way to the other greenlets."""
+    waiting = sys.modules.get("psycopg.waiting")
+    if waiting is not None and waiting.wait is getattr(waiting, "wait_c", None):
+        waiting.wait = waiting.wait_poll
 
 
 def _tell_sets(app: Any, out: TextIO) -> None:
@@ -134,14 +157,34 @@ def _tell_sets(app: Any, out: TextIO) -> None:
             print(f"  {problem}", file=out)
 
 
-def run_gunicorn(make_app: Any, host: str, port: int, *, workers: int, threads: int) -> None:
-    """gunicorn's threaded workers, each building its own app after the fork."""
+WORKER_CLASSES = ("gevent", "gthread")
+"""How a worker serves its phones at once. ``gevent``, the default: one
+thread, each connection a greenlet that gives way whenever it waits on the
+network, so a busy worker passes the interpreter from one request to the
+next without the operating system switching hundreds of threads (at 50
+tables of four phones, others saw a move in 15-17 ms at the 95th
+percentile against 77-124 ms with threads, for the same CPU:
+docs/design/serving-speed.md). ``gthread``: a thread per request, as
+before; each open phone holds one."""
+
+GEVENT_CONNECTIONS = 2000
+"""Connections one gevent worker holds open: each phone keeps its stream
+and a kept-alive connection for its taps, and a worker at its limit stops
+accepting until one closes, so this is well above ``threads`` (which bounds
+the live streams, companion/stream.py)."""
+
+
+def run_gunicorn(make_app: Any, host: str, port: int, *, workers: int, threads: int,
+                 worker_class: str = "gevent") -> None:
+    """gunicorn's workers, each building its own app after the fork."""
     from gunicorn.app.base import BaseApplication
 
     class Companion(BaseApplication):
         def load_config(self) -> None:
             bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-            for key, value in {"bind": bind, "workers": workers, "worker_class": "gthread", "threads": threads,
+            if worker_class == "gevent":
+                self.cfg.set("worker_connections", max(GEVENT_CONNECTIONS, 4 * threads))
+            for key, value in {"bind": bind, "workers": workers, "worker_class": worker_class, "threads": threads,
                                "keepalive": 75, "graceful_timeout": 5, "timeout": 30, "accesslog": None,
                                "errorlog": "-", "loglevel": "warning", "proc_name": "labkit-companion"}.items():
                 self.cfg.set(key, value)

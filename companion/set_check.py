@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import atexit
 import multiprocessing
+import select
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -81,41 +82,98 @@ class TooLong(Exception):
     """The check did not end within its time: the set is refused."""
 
 
-_pool: Any = None
+def _serve(requests: Any, answers: Any) -> None:
+    """The checking process: ready once (its imports are not a check's
+    time), then one check per request, each answered ``(True, checked)``
+    or ``(False, the exception)``, raised again in the serving process."""
+    answers.send(_ready())
+    while True:
+        try:
+            args = requests.recv()
+        except EOFError:
+            return   # the serving process has gone
+        try:
+            answer: tuple[bool, Any] = (True, check(*args))
+        except BaseException as exc:  # noqa: BLE001 (not hidden: the serving process raises it)
+            answer = (False, exc)
+        answers.send(answer)
+
+
+def _readable(conn: Any, seconds: float) -> bool:
+    """Whether ``conn`` has an answer within ``seconds``. ``select.select``
+    is looked up when called: in a worker of greenlets (gevent) it is the
+    patched one, which lets the other requests run while this one waits
+    (``multiprocessing.Pool`` read its answers in a helper thread that, as a
+    greenlet, held the worker's only thread for good)."""
+    return bool(select.select([conn.fileno()], [], [], seconds)[0])
+
+
+class _Checker:
+    """One spawned process that checks sets, kept between checks (starting
+    one imports the games and RDKit: about 2 s). Spawned, not forked: the
+    serving process has threads (and their locks) a fork would copy mid-use."""
+
+    def __init__(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        # Two one-way pipes (plain blocking file descriptors), not one
+        # two-way: that is a socket pair, which gevent's patched socket
+        # module makes non-blocking, and the checking process would inherit that.
+        requests, self.requests = context.Pipe(duplex=False)
+        self.conn, answers = context.Pipe(duplex=False)
+        self.process = context.Process(target=_serve, args=(requests, answers), name="labkit-set-check",
+                                       daemon=True)
+        self.process.start()
+        requests.close()
+        answers.close()
+        if not _readable(self.conn, STARTING_SECONDS):
+            self.stop()
+            raise RuntimeError(f"the card set checker did not start within {STARTING_SECONDS:g} s")
+        self.conn.recv()
+
+    def ask(self, args: tuple[Any, ...], seconds: float) -> Checked:
+        self.requests.send(args)
+        if not _readable(self.conn, seconds):
+            raise TooLong()
+        ok, value = self.conn.recv()
+        if not ok:
+            raise value
+        return value
+
+    def stop(self) -> None:
+        self.process.kill()   # a check still running is killed: nothing of it is kept
+        self.process.join()
+        self.conn.close()
+        self.requests.close()
+
+
+_checker: _Checker | None = None
 _lock = threading.Lock()
 
 
 def checked(data: bytes, shown: str, game: GameDescriptor, fallback_name: str, seconds: float) -> Checked:
-    """:func:`check` in the worker process, waiting at most ``seconds``
+    """:func:`check` in the checking process, waiting at most ``seconds``
     (``0``: in this process, without a bound). Raises :class:`TooLong`;
-    the worker is stopped then (and another started at the next check)."""
-    global _pool
+    the checking process is stopped then (and another started at the next
+    check). One check at a time per serving process."""
+    global _checker
     if not seconds:
         return check(data, shown, game, fallback_name)
     with _lock:
-        if _pool is None:
-            # spawn, not fork: the serving process has threads (and their locks) a fork would copy mid-use
-            _pool = multiprocessing.get_context("spawn").Pool(1)
-            # its start (importing the games, RDKit) is not the check's time
-            _pool.apply_async(_ready).get(timeout=STARTING_SECONDS)
-        pool = _pool
-    answer = pool.apply_async(check, (data, shown, game, fallback_name))
-    try:
-        return answer.get(timeout=seconds)
-    except multiprocessing.TimeoutError:
-        with _lock:
-            if _pool is pool:
-                _pool = None
-        pool.terminate()   # the check's process is killed: nothing of it is kept
-        raise TooLong() from None
+        if _checker is None:
+            _checker = _Checker()
+        try:
+            return _checker.ask((data, shown, game, fallback_name), seconds)
+        except TooLong:
+            _checker.stop()
+            _checker = None
+            raise
 
 
 @atexit.register
 def close() -> None:
-    """Stop the worker (at exit, before the interpreter takes its modules away)."""
-    global _pool
+    """Stop the checking process (at exit, before the interpreter takes its modules away)."""
+    global _checker
     with _lock:
-        pool, _pool = _pool, None
-    if pool is not None:
-        pool.terminate()
-        pool.join()
+        checker, _checker = _checker, None
+    if checker is not None:
+        checker.stop()

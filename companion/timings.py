@@ -5,9 +5,12 @@ the soak benchmark reads the file to say what limits its figures.
 A phone measures a move from its tap to the answer. Inside the worker the
 same move has two times: its wall time from the first byte the app sees to
 the answer drawn, and the CPU its own thread used in it. When the wall time
-is many times the CPU, the move spent the difference waiting for the
-interpreter lock while other threads (other moves, every phone's stream
-drawing its page) held it: the worker is saturated, not slow at the move.
+is many times the CPU, the move spent the difference waiting while other
+requests (other moves, every phone's stream drawing its page) ran: for the
+interpreter lock with threads, for its turn on the one thread with gevent.
+The worker is saturated, not slow at the move. With gevent every greenlet
+runs on the same thread, so a request's CPU is counted greenlet by
+greenlet (:class:`_GreenletClock`), not as the thread's.
 A full garbage collection holds that lock from start to end, so every
 phone of the worker waits for as long as it takes.
 
@@ -179,6 +182,45 @@ def _cycles(found: list[Any]) -> Counter[str]:
     return Counter(" + ".join(sorted(group)) or "no function" for group in names.values())
 
 
+class _GreenletClock:
+    """CPU time per greenlet, for a worker where every request is a greenlet
+    on one thread (gevent): at each switch the thread's CPU since the last
+    one is added to the greenlet that ran. Installed only with timings on."""
+
+    def __init__(self) -> None:
+        import weakref
+
+        import greenlet
+
+        self._getcurrent = greenlet.getcurrent
+        self._spent: "weakref.WeakKeyDictionary[Any, float]" = weakref.WeakKeyDictionary()
+        self._last = time.thread_time()
+        self._previous = greenlet.settrace(self._trace)
+
+    def _trace(self, event: str, args: Any) -> None:
+        if event in ("switch", "throw"):
+            now = time.thread_time()
+            origin = args[0]
+            self._spent[origin] = self._spent.get(origin, 0.0) + now - self._last
+            self._last = now
+        if self._previous is not None:
+            self._previous(event, args)
+
+    def __call__(self) -> float:
+        current = self._getcurrent()
+        return self._spent.get(current, 0.0) + time.thread_time() - self._last
+
+
+def _cpu_clock() -> Callable[[], float]:
+    """The CPU clock of the running request: its thread's, or under gevent
+    (threads patched into greenlets) its greenlet's."""
+    try:
+        from gevent import monkey
+    except ImportError:
+        return time.thread_time
+    return _GreenletClock() if monkey.is_module_patched("threading") else time.thread_time
+
+
 def install(app: Any) -> Timings | None:
     """Time the app's moves and the process's collections, if its
     ``TIMINGS_FILE`` names a file (appended to: every worker may write it)."""
@@ -187,24 +229,25 @@ def install(app: Any) -> Timings | None:
         return None
     timings = Timings(str(path))
     inner: Callable[..., Iterable[bytes]] = app.wsgi_app
+    cpu_now = _cpu_clock()
 
     def timed(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         timings.serving = True
         timings.drain()
         timings.count_blocks()
         kind = _request_kind(environ)
-        wall, cpu = time.perf_counter(), time.thread_time()
+        wall, cpu = time.perf_counter(), cpu_now()
         try:
             answer = inner(environ, start_response)   # a move's answer is drawn whole before it is returned
         finally:
-            spent = time.thread_time() - cpu
+            spent = cpu_now() - cpu
             if kind == "act":
                 timings.write("act", [round((time.perf_counter() - wall) * 1000, 2), round(spent * 1000, 2)])
         timings.spend(kind, spent)
         wrapper = environ.get("wsgi.file_wrapper")
         if isinstance(wrapper, type) and isinstance(answer, wrapper):
             return answer   # a file the server sends itself (sendfile): left as it is
-        return _Counted(answer, timings, kind)
+        return _Counted(answer, timings, kind, cpu_now)
 
     app.wsgi_app = timed
     gc.callbacks.append(timings.on_gc)
@@ -241,31 +284,32 @@ class _Counted:
     still open when the worker stops is counted too. The request itself was
     counted when the app answered."""
 
-    def __init__(self, inner: Iterable[bytes], timings: Timings, kind: str) -> None:
-        self.inner, self.timings, self.kind = inner, timings, kind
+    def __init__(self, inner: Iterable[bytes], timings: Timings, kind: str,
+                 clock: Callable[[], float] = time.thread_time) -> None:
+        self.inner, self.timings, self.kind, self.clock = inner, timings, kind, clock
 
     def __iter__(self) -> Any:
         it = iter(self.inner)
         while True:
-            cpu = time.thread_time()
+            cpu = self.clock()
             try:
                 chunk = next(it)
             except StopIteration:
-                self.timings.spend(self.kind, time.thread_time() - cpu, 0)
+                self.timings.spend(self.kind, self.clock() - cpu, 0)
                 return
-            self.timings.spend(self.kind, time.thread_time() - cpu, 0)
+            self.timings.spend(self.kind, self.clock() - cpu, 0)
             if self.kind == "stream":
                 self.timings.spend("stream chunks", 0.0)
             yield chunk
 
     def close(self) -> None:
-        cpu = time.thread_time()
+        cpu = self.clock()
         try:
             close = getattr(self.inner, "close", None)
             if close is not None:
                 close()
         finally:
-            self.timings.spend(self.kind, time.thread_time() - cpu, 0)
+            self.timings.spend(self.kind, self.clock() - cpu, 0)
 
 
 def summary(path: str) -> dict[str, Any]:

@@ -474,7 +474,10 @@ def _limits(ctx, param, values: tuple[str, ...]) -> dict | None:
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Worker processes (use PostgreSQL, or Redis, to share tables across them).")
 @click.option("--threads", type=click.IntRange(4, 2000), default=256, show_default=True,
-              help="Threads per worker: each open phone holds one, so size it for the phones.")
+              help="Requests one worker serves at once: each open phone holds one, so size it for the phones.")
+@click.option("--worker-class", type=click.Choice(["gevent", "gthread"]), envvar="LABKIT_WORKER_CLASS",
+              default="gevent", show_default=True,
+              help="gevent: each request a greenlet on one thread per worker; gthread: a thread per request.")
 @click.option("--no-qr", is_flag=True, help="Do not draw the QR code in the terminal.")
 @click.option("--rate-limit", "rate_limits", multiple=True, callback=_limits, metavar="BUCKET=N/SECONDS",
               help="e.g. create=20/60 or join=off (repeatable).")
@@ -493,7 +496,7 @@ def _limits(ctx, param, values: tuple[str, ...]) -> dict | None:
               show_default=True, help="auto: start with jemalloc when installed (memory stays flat over a long "
                                       "evening); system: the C library's own.")
 def serve(host: str, port: int, database_url: str | None, instance_path: str | None, workers: int, threads: int,
-          no_qr: bool, rate_limits: dict | None, poll_ms: int | None, allow_chosen_seed: bool, fanout: str | None,
+          worker_class: str, no_qr: bool, rate_limits: dict | None, poll_ms: int | None, allow_chosen_seed: bool, fanout: str | None,
           redis_url: str | None, trusted_proxies: str | None, public_url: str | None, sets_dir: str | None,
           allocator: str) -> None:
     """Start the table companion for phones on the same network."""
@@ -517,7 +520,7 @@ def serve(host: str, port: int, database_url: str | None, instance_path: str | N
         config["ALLOW_CHOSEN_SEED"] = True
     try:
         run_server(host=host, port=port, database_url=database_url, instance_path=instance_path, config=config,
-                   workers=workers, threads=threads, qr=not no_qr, allocator=allocator)
+                   workers=workers, threads=threads, qr=not no_qr, allocator=allocator, worker_class=worker_class)
     except KeyboardInterrupt:
         pass
     except OSError as exc:

@@ -400,8 +400,11 @@ def test_a_set_that_takes_too_long_to_check_is_refused_and_its_check_stopped(tmp
 
     folder = tmp_path / "slow"
     new_set(registry.find("labnotes"), folder, name="Slow")
-    for card in ("methane", "ammonia", "methanol", "formaldehyde", "hydrogen-cyanide"):  # each fills the
-        # placement search's bound (about 1 s): 5 s of checking at the least
+    # Each card fills the placement search's bound (0.4-1 s, by the machine):
+    # twelve make 5 s of checking at the least, well past the 2 s allowed
+    # (five were about 2 s on a fast machine, and the check sometimes ended in time).
+    for card in ("methane", "ammonia", "methanol", "formaldehyde", "hydrogen-cyanide", "hydrazine", "ethylene",
+                 "acetylene", "formic-acid", "methylamine", "formamide", "acetaldehyde"):
         set_cell(folder / "notecards.csv", card, "structure", "CC(C)(C)C(C)(C)C")
         set_cell(folder / "notecards.csv", card, "formula", "C8H18")
     app = make_app(tmp_path, BOTS=False, SET_CHECK_SECONDS=2)

@@ -117,10 +117,17 @@ def test_serve_prints_the_address_and_a_qr_code(monkeypatch: Any, tmp_path: Any,
                  workers=2, threads=64)
     text = out.getvalue()
     assert "Open this on a phone on the same network: http://" in text
-    assert ":5123" in text and "2 worker(s) x 64 threads" in text
+    assert ":5123" in text and "2 worker(s) x 64 requests at once (gevent)" in text
     assert "\u2588\u2588\u2588\u2588" in text                          # the QR code's blocks
     assert seen["host"] == "0.0.0.0" and seen["port"] == 5123 and seen["workers"] == 2
+    assert seen["worker_class"] == "gevent"
     assert seen["app"].config["PUBLIC_URL"].endswith(":5123")
+    out = io.StringIO()
+    server.serve("127.0.0.1", 5124, f"sqlite:///{tmp_path / 'db.sqlite3'}", instance_path=str(tmp_path / "i"),
+                 out=out, threads=32, qr=False, worker_class="gthread")
+    assert "1 worker(s) x 32 threads" in out.getvalue() and seen["worker_class"] == "gthread"
+    with pytest.raises(ValueError, match="worker_class must be one of gevent, gthread, not 'eventlet'"):
+        server.serve("127.0.0.1", 5125, out=io.StringIO(), worker_class="eventlet")
 
 
 @pytest.mark.slow

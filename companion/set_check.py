@@ -82,6 +82,11 @@ class TooLong(Exception):
     """The check did not end within its time: the set is refused."""
 
 
+class Broke(Exception):
+    """The checking process ended without an answer (killed from outside,
+    or out of memory): the set is refused, and the next check starts another."""
+
+
 def _serve(requests: Any, answers: Any) -> None:
     """The checking process: ready once (its imports are not a check's
     time), then one check per request, each answered ``(True, checked)``
@@ -131,10 +136,13 @@ class _Checker:
         self.conn.recv()
 
     def ask(self, args: tuple[Any, ...], seconds: float) -> Checked:
-        self.requests.send(args)
-        if not _readable(self.conn, seconds):
-            raise TooLong()
-        ok, value = self.conn.recv()
+        try:
+            self.requests.send(args)
+            if not _readable(self.conn, seconds):
+                raise TooLong()
+            ok, value = self.conn.recv()
+        except (EOFError, BrokenPipeError):
+            raise Broke() from None
         if not ok:
             raise value
         return value
@@ -163,7 +171,7 @@ def checked(data: bytes, shown: str, game: GameDescriptor, fallback_name: str, s
             _checker = _Checker()
         try:
             return _checker.ask((data, shown, game, fallback_name), seconds)
-        except TooLong:
+        except (TooLong, Broke):
             _checker.stop()
             _checker = None
             raise

@@ -417,6 +417,37 @@ def test_a_set_that_takes_too_long_to_check_is_refused_and_its_check_stopped(tmp
     assert made.status_code == 303
 
 
+def test_a_check_whose_process_dies_refuses_the_set_in_words(tmp_path: Path) -> None:
+    """The checking process ended mid-check (killed from outside, or out of
+    memory): the upload is refused with a reason, never a 500, and the next
+    upload gets a new process."""
+    import threading
+
+    from companion import set_check
+    from tests.labkit.test_broken_sets import set_cell
+
+    folder = tmp_path / "slow"
+    new_set(registry.find("labnotes"), folder, name="Slow")
+    for card in ("methane", "ammonia", "methanol", "formaldehyde", "hydrogen-cyanide", "hydrazine"):
+        set_cell(folder / "notecards.csv", card, "structure", "CC(C)(C)C(C)(C)C")   # seconds of checking
+        set_cell(folder / "notecards.csv", card, "formula", "C8H18")
+    app = make_app(tmp_path, BOTS=False, SET_CHECK_SECONDS=60)
+    good = tmp_path / "good"
+    make_set("labnotes", good, "Good")
+    assert create(Phone(app), "labnotes", card_set="upload",
+                  card_set_zip=(io.BytesIO(zipped(good)), "good.zip")).status_code == 303   # the process is up
+    checker = set_check._checker
+    assert checker is not None
+    killer = threading.Timer(1.0, checker.process.kill)   # mid-check
+    killer.start()
+    status, form = refused_upload(app, "labnotes", zipped(folder), "slow.zip")
+    killer.join()
+    assert status == 422 and "slow.zip: its check stopped without an answer" in form
+    assert set_check._checker is None
+    made = create(Phone(app), "labnotes", card_set="upload", card_set_zip=(io.BytesIO(zipped(good)), "good.zip"))
+    assert made.status_code == 303
+
+
 def test_bots_at_a_table_play_with_its_set(tmp_path: Path) -> None:
     """A card the game's own set does not have (a recipe under a new id): a
     bot's worker that built the game's own rules could not even read the state."""

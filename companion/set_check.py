@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import atexit
 import multiprocessing
-import select
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -104,19 +103,15 @@ def _serve(requests: Any, answers: Any) -> None:
         answers.send(answer)
 
 
-def _readable(conn: Any, seconds: float) -> bool:
-    """Whether ``conn`` has an answer within ``seconds``. ``select.select``
-    is looked up when called: in a worker of greenlets (gevent) it is the
-    patched one, which lets the other requests run while this one waits
-    (``multiprocessing.Pool`` read its answers in a helper thread that, as a
-    greenlet, held the worker's only thread for good)."""
-    return bool(select.select([conn.fileno()], [], [], seconds)[0])
-
-
 class _Checker:
     """One spawned process that checks sets, kept between checks (starting
     one imports the games and RDKit: about 2 s). Spawned, not forked: the
-    serving process has threads (and their locks) a fork would copy mid-use."""
+    serving process has threads (and their locks) a fork would copy mid-use.
+
+    Its answers are awaited with ``Connection.poll``, which under gevent
+    gives way to the other requests (gevent patches the selector it uses);
+    ``multiprocessing.Pool`` read them in a helper thread that, as a
+    greenlet, held the worker's only thread for good."""
 
     def __init__(self) -> None:
         context = multiprocessing.get_context("spawn")
@@ -130,15 +125,19 @@ class _Checker:
         self.process.start()
         requests.close()
         answers.close()
-        if not _readable(self.conn, STARTING_SECONDS):
+        try:
+            started = self.conn.poll(STARTING_SECONDS) and self.conn.recv()
+        except EOFError:   # it died while starting
+            self.stop()
+            raise Broke() from None
+        if not started:
             self.stop()
             raise RuntimeError(f"the card set checker did not start within {STARTING_SECONDS:g} s")
-        self.conn.recv()
 
     def ask(self, args: tuple[Any, ...], seconds: float) -> Checked:
         try:
             self.requests.send(args)
-            if not _readable(self.conn, seconds):
+            if not self.conn.poll(seconds):
                 raise TooLong()
             ok, value = self.conn.recv()
         except (EOFError, BrokenPipeError):

@@ -496,8 +496,8 @@ def _limits(ctx, param, values: tuple[str, ...]) -> dict | None:
               show_default=True, help="auto: start with jemalloc when installed (memory stays flat over a long "
                                       "evening); system: the C library's own.")
 def serve(host: str, port: int, database_url: str | None, instance_path: str | None, workers: int, threads: int,
-          worker_class: str, no_qr: bool, rate_limits: dict | None, poll_ms: int | None, allow_chosen_seed: bool, fanout: str | None,
-          redis_url: str | None, trusted_proxies: str | None, public_url: str | None, sets_dir: str | None,
+          worker_class: str, no_qr: bool, rate_limits: dict | None, poll_ms: int | None, allow_chosen_seed: bool,
+          fanout: str | None, redis_url: str | None, trusted_proxies: str | None, public_url: str | None, sets_dir: str | None,
           allocator: str) -> None:
     """Start the table companion for phones on the same network."""
     from companion.allocator import restart_with_jemalloc

@@ -28,6 +28,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
+from companion import checkpoints
+
 SCHEMA_VERSION = 5
 """1: tables, seats, the log. 2: action ids, a table's notice and rematch,
 handover links, rate-limit buckets. 3: an action's ``ends`` flag and, on
@@ -220,6 +222,9 @@ class Database:
         self._schema_ready = False
         self._schema_lock = threading.Lock()
         self._writer = threading.Lock()   # SQLite: this process's writers, one at a time
+        self._checkpointing = 0
+        """The process whose checkpointing thread this database has started (SQLite)."""
+        self.checkpoints: checkpoints.Record | None = None
 
     def __repr__(self) -> str:
         return f"Database({self.kind})"
@@ -234,6 +239,8 @@ class Database:
             raw.execute("PRAGMA journal_mode = WAL")
             raw.execute("PRAGMA synchronous = NORMAL")  # WAL: a killed process loses nothing committed
             raw.execute("PRAGMA foreign_keys = ON")
+            # Never inside a request: a thread of its own checkpoints (companion/checkpoints.py).
+            raw.execute("PRAGMA wal_autocheckpoint = 0")
             return _Connection(raw, "sqlite", self._writer)
         import psycopg
         from psycopg.rows import dict_row
@@ -243,6 +250,9 @@ class Database:
 
     @contextmanager
     def connect(self) -> Iterator[_Connection]:
+        if self.kind == "sqlite" and self._checkpointing != os.getpid():   # this process's own (a fork has none)
+            self.checkpoints = checkpoints.keep(self, self.path, self.busy_timeout)
+            self._checkpointing = os.getpid()
         depth = getattr(self._held, "depth", 0)
         if depth == 0 and not self._slots.acquire(timeout=self.busy_timeout):
             raise DatabaseBusy(f"all {self.pool_size} database connections stayed busy for "

@@ -1,0 +1,92 @@
+"""SQLite's checkpoints run on a thread of their own, never inside a request
+(companion/checkpoints.py)."""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from companion import checkpoints
+from companion.db import Database
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _fill(database: Database, rows: int) -> None:
+    with database.connect() as c:
+        c.execute("CREATE TABLE IF NOT EXISTS filler (id INTEGER PRIMARY KEY, body TEXT)")
+        for _ in range(rows):
+            with c.write():
+                c.execute("INSERT INTO filler (body) VALUES (?)", ("x" * 4000,))
+
+
+def _copied(database: Database, within_s: float = 30.0) -> tuple[int, int, int] | None:
+    """The checkpointing thread's last answer once it has copied the whole log back."""
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        last = database.checkpoints.last if database.checkpoints else None
+        if last is not None and last[1] > 0 and last[1] == last[2]:
+            return last
+        time.sleep(0.1)
+    return None
+
+
+def test_requests_never_checkpoint_and_a_thread_copies_the_log_back(tmp_path: Any) -> None:
+    database = Database(f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    with database.connect() as c:
+        assert c.one("PRAGMA wal_autocheckpoint")["wal_autocheckpoint"] == 0
+    _fill(database, 1200)   # past the 1,000 pages at which a commit would have checkpointed by itself
+    last = _copied(database)
+    assert last is not None, database.checkpoints.last
+    assert last[1] >= 1200 and database.checkpoints.errors == 0
+    assert database.checkpoints.native_id not in (None, os.getpid())   # its own thread, not the main one
+    database.close()
+
+
+def test_the_thread_ends_with_its_database(tmp_path: Any) -> None:
+    database = Database(f"sqlite:///{tmp_path / 'x.sqlite3'}")
+    _fill(database, 1)
+    key = (os.getpid(), str(database.path))
+    assert key in checkpoints._started
+    database.close()
+    del database
+    gc.collect()
+    deadline = time.monotonic() + 10
+    while key in checkpoints._started and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert key not in checkpoints._started
+
+
+def test_under_gevent_it_is_a_thread_of_the_operating_system(tmp_path: Any) -> None:
+    """In a gevent worker ``threading`` makes greenlets, which would run only
+    when the worker's one thread gives way: the checkpoint would again hold
+    every request. Here the main greenlet never gives way, and the log is
+    copied back all the same."""
+    script = f"""
+from gevent import monkey
+monkey.patch_all()
+import sys, time
+sys.path.insert(0, {str(ROOT)!r})
+from companion.db import Database
+from tests.companion.test_checkpoints import _fill
+real_sleep = monkey.get_original("time", "sleep")
+database = Database("sqlite:///{tmp_path / 'g.sqlite3'}")
+_fill(database, 1200)
+deadline = time.monotonic() + 30
+while time.monotonic() < deadline:
+    last = database.checkpoints.last
+    if last and last[1] > 0 and last[1] == last[2]:
+        print("copied", last, database.checkpoints.native_id)
+        break
+    real_sleep(0.1)   # blocks this thread without giving way to any greenlet
+else:
+    print("not copied", database.checkpoints.last)
+"""
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("copied"), done.stdout + done.stderr[-2000:]

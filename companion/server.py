@@ -19,6 +19,7 @@ import ipaddress
 import socket
 import struct
 import sys
+import time
 from typing import Any, Mapping, TextIO
 
 import segno
@@ -114,6 +115,7 @@ def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = No
           f"fan-out {probe.extensions['companion_hub'].fanout.name}, "
           f"{len(probe.extensions['companion_referee'].game_names())} game(s), memory from {allocator}", file=out)
     _tell_sets(probe, out)
+    _warm(probe, out)
     store.db.close()
     print(f"Open this on a phone on the same network: {url}", file=out)
     if qr:
@@ -141,6 +143,17 @@ def _psycopg_gives_way() -> None:
     waiting = sys.modules.get("psycopg.waiting")
     if waiting is not None and waiting.wait is getattr(waiting, "wait_c", None):
         waiting.wait = waiting.wait_poll
+
+
+def _warm(app: Any, out: TextIO) -> None:
+    """Each game's lookups worked out in the master, before the fork
+    (:meth:`engine.core.Game.warm`): every worker starts with them, shared,
+    and its memory does not grow as play meets them one by one."""
+    started = time.perf_counter()
+    referee = app.extensions["companion_referee"]
+    for name in referee.game_names():
+        referee.game(name).warm()
+    print(f"Worked out the games' lookups in {time.perf_counter() - started:.1f} s", file=out)
 
 
 def _tell_sets(app: Any, out: TextIO) -> None:

@@ -285,6 +285,15 @@ class Game(abc.ABC, Generic[S]):
         """Whether the game offers :meth:`end_by_agreement`."""
         return type(self).end_by_agreement is not Game.end_by_agreement
 
+    # --- serving -----------------------------------------------------------
+    def warm(self) -> None:
+        """Work out now the lookups that play would otherwise work out as it
+        meets them, kept for good (where each bond shape fits on each board,
+        say). A server calls it once, before its workers start: their
+        memory then holds what it will hold from the start, shared by every
+        worker, instead of growing for as long as new corners of the game
+        come up. The default has nothing to work out."""
+
     # --- helpers every game gets --------------------------------------
     def replay(self, players: int, seed: int, options: Mapping[str, Any] | None,
                log: Iterable[tuple[int, Action]]) -> S:

@@ -32,6 +32,7 @@ from typing import Any, Mapping
 from engine.core import Action, Game, InvalidState, Result, SeatScore, SetupOption
 from engine.rng import Rng
 from engine.synthesis import evaluate, invariants, proposals, uses
+from engine.synthesis.bonds import MUTATIONS, placements
 from engine.synthesis.cards import SynthesisCards
 from engine.synthesis.figures import bond_figure, disc_figure, group_figure, table_figure
 from engine.synthesis.layout import geometry
@@ -83,6 +84,16 @@ class Synthesis(Game[State]):
         self.rules = Rules(cards)
         self.setup_options = setup_options(cards)
         self._score = lru_cache(maxsize=256)(self._score_uncached)
+
+    def warm(self) -> None:
+        """Where every bond shape fits on every formula, with each mutation
+        and with none (``engine.synthesis.bonds.placements``: about 35 MB
+        and 1.5 s, worked out once; a server met them all within minutes)."""
+        lattices = {id(f.lattice): f.lattice for f in self.rules.formulas.values()}
+        for lattice in lattices.values():
+            for shape in self.rules.shapes.values():
+                for mutation in (None, *MUTATIONS):
+                    placements(lattice, shape, mutation)
 
     # --- the contract -------------------------------------------------------------
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:

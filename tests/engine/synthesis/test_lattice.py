@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine.synthesis import bonds
-from engine.synthesis.bonds import (MUTATIONS, canonical, connected, orientations, parse_shape, placements,
-                                    removable, sub_bonds, variants)
+from engine.synthesis.bonds import (MUTATIONS, canonical, connected, normalize, orientations, parse_shape,
+                                    placements, removable, sub_bonds, variants)
 from engine.synthesis.lattice import (Lattice, edge, edge_hexes, hex_label, mirror, parse_hex, parse_side, rotate,
                                       side, sides)
 
@@ -126,7 +126,7 @@ def test_rule_5_placements_stay_inside_the_formula():
     lat = Lattice.from_labels(["A1", "A2", "B1"])
     found = placements(lat, ARC, None)
     assert found
-    for mask, corners in found:
+    for mask, corners in found.pairs():
         assert mask < 1 << len(lat.edges) and bin(mask).count("1") == 3
         assert corners == lat.vertex_mask(mask)
     # a bay (four sides of one hexagon) fits in each hexagon, six ways each
@@ -137,7 +137,7 @@ def test_rule_5_placements_stay_inside_the_formula():
 def test_placements_are_deduplicated_across_mutated_shapes():
     lat = Lattice.from_labels(["A1", "A2", "A3", "B1", "B2", "B3", "C1", "C2", "C3"])
     for mutation in MUTATIONS:
-        masks = [m for m, _ in placements(lat, ARC, mutation)]
+        masks = [m for m, _ in placements(lat, ARC, mutation).pairs()]
         assert len(masks) == len(set(masks))
 
 
@@ -153,3 +153,28 @@ def test_legal_keeps_what_is_free_and_touches_an_anchor():
 
 def test_side_indexes_follow_the_names():
     assert side((0, 0), 0) == parse_side("A1:E")
+
+
+def test_warm_works_out_every_placement_once_and_the_same():
+    """``Synthesis.warm`` (a server calls it before its workers start) leaves
+    nothing for play to work out later, and what it works out is what play
+    would have: compared on a fresh lattice for one formula."""
+    from labkit import cardsets, registry
+
+    game = cardsets.new_game(registry.find("synthesis"))
+    game.warm()
+    formulas = list(game.rules.formulas.values())
+    for f in formulas:
+        cache = f.lattice.__dict__["_placements"]
+        for shape in game.rules.shapes.values():
+            for mutation in (None, *MUTATIONS):
+                assert (normalize(shape), mutation) in cache
+    lattice = formulas[0].lattice
+    warmed = lattice.__dict__.pop("_placements")
+    lattice.__dict__.pop("_placed")
+    try:
+        for shape in game.rules.shapes.values():
+            key = (normalize(shape), "move_line")
+            assert placements(lattice, shape, "move_line").pairs() == warmed[key].pairs()
+    finally:
+        lattice.__dict__["_placements"] = warmed

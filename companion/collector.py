@@ -38,6 +38,8 @@ from __future__ import annotations
 import gc
 from typing import Any
 
+from companion import live
+
 NEVER = 1_000_000_000
 THRESHOLDS = (700, NEVER, NEVER)
 """Python's own threshold for the youngest generation (a collection once 700
@@ -52,6 +54,8 @@ def serve_without_pauses(app: Any) -> None:
     # not kept is garbage in cycles (a template and its macros).
     for name in app.jinja_env.list_templates(filter_func=lambda n: n.endswith(".html")):
         app.jinja_env.get_template(name)
+    with app.app_context():
+        live.read_every_part(app)
     gc.collect()
     gc.freeze()   # what the worker has loaded lives as long as it does
     gc.set_threshold(*THRESHOLDS)

@@ -190,6 +190,19 @@ def _draw(viewer: Caller, part: Part, key: Any, contexts: dict[Any, dict[str, An
     return html
 
 
+def read_every_part(app: Any) -> None:
+    """Every part's template read for its inputs now (:mod:`companion.reuse`),
+    as a worker starts: each was otherwise read the first time the worker
+    drew it, the score part when the worker's first game ended, some 45 ms
+    of parsing during which every phone of the worker waited."""
+    reads = _reads(app)
+    parts = [NOTICE, LOBBY, PLAYERS, LOG, HOST, HOST_TOOLS, REMATCH]
+    for plugin in plugins.plugins().values():
+        parts += [*plugin.parts, *([plugin.score] if plugin.score else [])]
+    for template in sorted({part.template for part in parts}):
+        reads.of(template)
+
+
 def _reads(app: Any) -> reuse.Reads:
     found = app.extensions.get("companion_reads")
     if found is None:

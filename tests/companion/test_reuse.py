@@ -140,3 +140,18 @@ def test_the_hosts_tools_are_drawn_again_only_when_they_change(app: Any) -> None
             assert drawn.count("companion/_host_tools.html") == 2
     finally:
         live.render_template = real
+
+
+def test_a_starting_worker_reads_every_part_before_any_phone_asks(app: Any) -> None:
+    """The worker reads each part's template for its inputs as it starts
+    (``companion.collector.serve_without_pauses``), not the first time it
+    draws it: the first game to end no longer parses its score part while
+    every phone of the worker waits."""
+    from companion import plugins
+
+    live.read_every_part(app)
+    found = app.extensions["companion_reads"]._found
+    for plugin in plugins.plugins().values():
+        for part in [*plugin.parts, *([plugin.score] if plugin.score else [])]:
+            assert part.template in found, part.template
+    assert live.PLAYERS.template in found and live.REMATCH.template in found

@@ -15,7 +15,8 @@ greenlets: SQLite lets go of the interpreter while it copies and syncs, so
 requests go on meanwhile. PASSIVE: it never waits for a reader or a writer,
 and copies what it can (what a reader still reads is copied next time).
 
-The thread ends when its database object is gone or its file deleted.
+The thread ends when its database object is gone or its file deleted (a
+database opened again on the same file starts its own).
 Its errors are written to the process's standard error (as gunicorn logs
 it) without Python's logging, whose locks are greenlets' in a gevent worker
 and cannot be taken from another thread.
@@ -27,7 +28,6 @@ import os
 import sqlite3
 import weakref
 from pathlib import Path
-from typing import Any
 
 from gevent import monkey
 
@@ -36,13 +36,9 @@ EVERY_S = 1.0
 SQLite would have checkpointed by itself (a soak of 50 tables writes about
 55 moves a second)."""
 
-_started: dict[tuple[int, str], Any] = {}
-"""(process, database file) -> the checkpointing thread's record."""
-_lock = monkey.get_original("_thread", "allocate_lock")()   # a real lock: the thread below takes it too
-
 
 class Record:
-    """What a checkpointing thread has done (read by tests and the bench)."""
+    """What a checkpointing thread has done (what its tests read)."""
 
     def __init__(self) -> None:
         self.runs = 0
@@ -52,25 +48,22 @@ class Record:
         self.errors = 0
         self.native_id: int | None = None
         """The operating system's number for the thread (not the process's own)."""
+        self.ended = False
 
 
 def keep(owner: object, path: Path, busy_timeout: float) -> Record:
-    """Start this process's checkpointing thread for ``path`` unless it runs;
-    it lives as long as ``owner`` (the :class:`companion.db.Database`)."""
-    key = (os.getpid(), str(path))
-    with _lock:
-        record = _started.get(key)
-        if record is None:
-            record = _started[key] = Record()
-            # The thread and the sleep gevent's patching replaced: a greenlet
-            # would checkpoint on the worker's one thread, as before.
-            start = monkey.get_original("_thread", "start_new_thread")
-            start(_run, (weakref.ref(owner), path, busy_timeout, record, key))
+    """Start a checkpointing thread for ``path`` in this process, for as long
+    as ``owner`` (the :class:`companion.db.Database`, which starts one per
+    process it is used in) lives."""
+    record = Record()
+    # The thread and the sleep gevent's patching replaced: a greenlet would
+    # checkpoint on the worker's one thread, as before.
+    start = monkey.get_original("_thread", "start_new_thread")
+    start(_run, (weakref.ref(owner), path, busy_timeout, record))
     return record
 
 
-def _run(owner: "weakref.ref[object]", path: Path, busy_timeout: float, record: Record,
-         key: tuple[int, str]) -> None:
+def _run(owner: "weakref.ref[object]", path: Path, busy_timeout: float, record: Record) -> None:
     sleep = monkey.get_original("time", "sleep")
     record.native_id = monkey.get_original("threading", "get_native_id")()
     conn: sqlite3.Connection | None = None
@@ -92,5 +85,4 @@ def _run(owner: "weakref.ref[object]", path: Path, busy_timeout: float, record: 
     finally:
         if conn is not None:
             conn.close()
-        with _lock:
-            _started.pop(key, None)
+        record.ended = True

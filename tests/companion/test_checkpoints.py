@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion import checkpoints
 from companion.db import Database
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -48,18 +47,21 @@ def test_requests_never_checkpoint_and_a_thread_copies_the_log_back(tmp_path: An
     database.close()
 
 
-def test_the_thread_ends_with_its_database(tmp_path: Any) -> None:
+def test_the_thread_ends_with_its_database_and_the_next_one_has_its_own(tmp_path: Any) -> None:
     database = Database(f"sqlite:///{tmp_path / 'x.sqlite3'}")
     _fill(database, 1)
-    key = (os.getpid(), str(database.path))
-    assert key in checkpoints._started
+    first = database.checkpoints
     database.close()
     del database
     gc.collect()
     deadline = time.monotonic() + 10
-    while key in checkpoints._started and time.monotonic() < deadline:
+    while not first.ended and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert key not in checkpoints._started
+    assert first.ended
+    again = Database(f"sqlite:///{tmp_path / 'x.sqlite3'}")   # the same file, opened again (a restarted app)
+    _fill(again, 1200)
+    assert _copied(again) is not None and again.checkpoints is not first
+    again.close()
 
 
 def test_under_gevent_it_is_a_thread_of_the_operating_system(tmp_path: Any) -> None:

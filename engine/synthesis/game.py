@@ -87,8 +87,8 @@ class Synthesis(Game[State]):
 
     def warm(self) -> None:
         """Where every bond shape fits on every formula, with each mutation
-        and with none (``engine.synthesis.bonds.placements``: about 35 MB
-        and 1.5 s, worked out once; a server met them all within minutes)."""
+        and with none (``engine.synthesis.bonds.placements``: about 12 MB
+        and half a second, worked out once; a server met them all within minutes)."""
         lattices = {id(f.lattice): f.lattice for f in self.rules.formulas.values()}
         for lattice in lattices.values():
             for shape in self.rules.shapes.values():

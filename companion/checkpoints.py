@@ -2,7 +2,7 @@
 
 In WAL mode SQLite appends each commit to the write-ahead log, and the
 commit that takes the log past 1,000 pages then copies the log back into
-the database file and syncs the file to disk (a checkpoint): 12-15 ms on
+the database file and syncs the file to disk (a checkpoint): 12-30 ms on
 this machine's disk, inside one player's move. A worker of greenlets runs
 one request at a time, so every phone of every table waited for it (the
 soak's longest pauses, ``docs/design/serving-speed.md``).
@@ -15,8 +15,11 @@ greenlets: SQLite lets go of the interpreter while it copies and syncs, so
 requests go on meanwhile. PASSIVE: it never waits for a reader or a writer,
 and copies what it can (what a reader still reads is copied next time).
 
-The thread ends when its database object is gone or its file deleted (a
-database opened again on the same file starts its own).
+The thread ends when its database is closed (:func:`end`: the server's
+master closes its own before it forks the workers, and a process forked
+while another thread is inside SQLite could inherit its locks held), when
+the database object is gone or its file deleted; a database used again
+after it was closed starts another.
 Its errors are written to the process's standard error (as gunicorn logs
 it) without Python's logging, whose locks are greenlets' in a gevent worker
 and cannot be taken from another thread.
@@ -37,6 +40,10 @@ SQLite would have checkpointed by itself (a soak of 50 tables writes about
 55 moves a second)."""
 
 
+STEPS = 10
+"""The thread looks whether it is told to stop ten times a second."""
+
+
 class Record:
     """What a checkpointing thread has done (what its tests read)."""
 
@@ -49,6 +56,7 @@ class Record:
         self.native_id: int | None = None
         """The operating system's number for the thread (not the process's own)."""
         self.ended = False
+        self.stop = False
 
 
 def keep(owner: object, path: Path, busy_timeout: float) -> Record:
@@ -69,7 +77,10 @@ def _run(owner: "weakref.ref[object]", path: Path, busy_timeout: float, record: 
     conn: sqlite3.Connection | None = None
     try:
         while True:
-            sleep(EVERY_S)
+            for _ in range(STEPS):
+                sleep(EVERY_S / STEPS)
+                if record.stop:
+                    return
             if owner() is None or not path.exists():
                 return
             try:
@@ -86,3 +97,14 @@ def _run(owner: "weakref.ref[object]", path: Path, busy_timeout: float, record: 
         if conn is not None:
             conn.close()
         record.ended = True
+
+
+def end(record: Record, within_s: float = 2.0) -> None:
+    """Stop the thread and wait until it has (its checkpoint, if one is under
+    way, finishes first)."""
+    record.stop = True
+    sleep = monkey.get_original("time", "sleep")
+    waited = 0.0
+    while not record.ended and waited < within_s:
+        sleep(0.01)
+        waited += 0.01

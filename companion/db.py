@@ -279,6 +279,9 @@ class Database:
                 self._slots.release()
 
     def close(self) -> None:
+        if self.checkpoints is not None and self._checkpointing == os.getpid():
+            checkpoints.end(self.checkpoints)
+            self._checkpointing = 0   # used again: another thread
         while True:
             try:
                 self._pool.get_nowait().close()

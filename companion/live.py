@@ -193,8 +193,8 @@ def _draw(viewer: Caller, part: Part, key: Any, contexts: dict[Any, dict[str, An
 def read_every_part(app: Any) -> None:
     """Every part's template read for its inputs now (:mod:`companion.reuse`),
     as a worker starts: each was otherwise read the first time the worker
-    drew it, the score part when the worker's first game ended, some 45 ms
-    of parsing during which every phone of the worker waited."""
+    drew it, the score part when the worker's first game ended: tens of
+    milliseconds of parsing during which every phone of the worker waited."""
     reads = _reads(app)
     parts = [NOTICE, LOBBY, PLAYERS, LOG, HOST, HOST_TOOLS, REMATCH]
     for plugin in plugins.plugins().values():

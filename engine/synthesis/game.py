@@ -88,7 +88,8 @@ class Synthesis(Game[State]):
     def warm(self) -> None:
         """Where every bond shape fits on every formula, with each mutation
         and with none (``engine.synthesis.bonds.placements``: about 12 MB
-        and half a second, worked out once; a server met them all within minutes)."""
+        and half a second, worked out once; a soak's worker was still meeting new
+        ones after five minutes)."""
         lattices = {id(f.lattice): f.lattice for f in self.rules.formulas.values()}
         for lattice in lattices.values():
             for shape in self.rules.shapes.values():

@@ -48,7 +48,6 @@ class Record:
     """What a checkpointing thread has done (what its tests read)."""
 
     def __init__(self) -> None:
-        self.runs = 0
         self.last: tuple[int, int, int] | None = None
         """The last checkpoint's answer: (1 if it was blocked, pages in the
         log, of them copied into the database file)."""
@@ -88,7 +87,6 @@ def _run(owner: "weakref.ref[object]", path: Path, busy_timeout: float, record: 
                     conn = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None,
                                            check_same_thread=False)
                 record.last = tuple(conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone())
-                record.runs += 1
             except sqlite3.Error as exc:
                 record.errors += 1
                 os.write(2, f"labkit: checkpointing {path} failed ({exc}); trying again in {EVERY_S:g} s\n"

@@ -24,14 +24,14 @@ def _fill(database: Database, rows: int) -> None:
                 c.execute("INSERT INTO filler (body) VALUES (?)", ("x" * 4000,))
 
 
-def _copied(database: Database, within_s: float = 30.0) -> tuple[int, int, int] | None:
+def _copied(database: Database, within_s: float = 30.0, sleep: Any = time.sleep) -> tuple[int, int, int] | None:
     """The checkpointing thread's last answer once it has copied the whole log back."""
     deadline = time.monotonic() + within_s
     while time.monotonic() < deadline:
         last = database.checkpoints.last if database.checkpoints else None
         if last is not None and last[1] > 0 and last[1] == last[2]:
             return last
-        time.sleep(0.1)
+        sleep(0.1)
     return None
 
 
@@ -81,22 +81,15 @@ def test_under_gevent_it_is_a_thread_of_the_operating_system(tmp_path: Any) -> N
     script = f"""
 from gevent import monkey
 monkey.patch_all()
-import sys, time
+import sys
 sys.path.insert(0, {str(ROOT)!r})
 from companion.db import Database
-from tests.companion.test_checkpoints import _fill
-real_sleep = monkey.get_original("time", "sleep")
+from tests.companion.test_checkpoints import _copied, _fill
 database = Database("sqlite:///{tmp_path / 'g.sqlite3'}")
 _fill(database, 1200)
-deadline = time.monotonic() + 30
-while time.monotonic() < deadline:
-    last = database.checkpoints.last
-    if last and last[1] > 0 and last[1] == last[2]:
-        print("copied", last, database.checkpoints.native_id)
-        break
-    real_sleep(0.1)   # blocks this thread without giving way to any greenlet
-else:
-    print("not copied", database.checkpoints.last)
+# waits with the sleep gevent replaced: it blocks this thread without giving way to any greenlet
+last = _copied(database, sleep=monkey.get_original("time", "sleep"))
+print("copied" if last else "not copied", last, database.checkpoints.native_id)
 """
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -81,7 +81,7 @@ def phone_url(host: str, port: int) -> str:
 def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = None, *,
           instance_path: str | None = None, config: Mapping[str, Any] | None = None,
           workers: int = 1, threads: int = 256, qr: bool = True, out: TextIO | None = None,
-          allocator: str | None = None, worker_class: str = "gevent") -> None:
+          allocator: str | None = None, worker_class: str = "gevent", graceful_timeout: int = 5) -> None:
     """Start the companion and keep running until interrupted.
 
     ``database_url``: ``postgresql://...`` or ``sqlite:///file``; default: a
@@ -93,6 +93,9 @@ def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = No
     (:mod:`companion.allocator`; by default, the one it has loaded).
     ``worker_class``: ``gevent`` (one thread per worker, each request a
     greenlet) or ``gthread`` (a thread per request): see :data:`WORKER_CLASSES`.
+    ``graceful_timeout``: seconds a worker told to stop lets the requests it
+    is answering finish (its phones' streams and idle connections it ends at
+    once: :func:`_end_streams_on_stop`).
     """
     if worker_class not in WORKER_CLASSES:
         raise ValueError(f"worker_class must be one of {', '.join(WORKER_CLASSES)}, not {worker_class!r}")
@@ -129,7 +132,8 @@ def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = No
             _psycopg_gives_way()
         return create_app(None, instance_path=instance_path, overrides=settings)
 
-    run_gunicorn(worker_app, host, port, workers=workers, threads=threads, worker_class=worker_class)
+    run_gunicorn(worker_app, host, port, workers=workers, threads=threads, worker_class=worker_class,
+                 graceful_timeout=graceful_timeout)
 
 
 def _psycopg_gives_way() -> None:
@@ -188,7 +192,7 @@ the live streams, companion/stream.py)."""
 
 
 def run_gunicorn(make_app: Any, host: str, port: int, *, workers: int, threads: int,
-                 worker_class: str = "gevent") -> None:
+                 worker_class: str = "gevent", graceful_timeout: int = 5) -> None:
     """gunicorn's workers, each building its own app after the fork."""
     from gunicorn.app.base import BaseApplication
 
@@ -198,7 +202,8 @@ def run_gunicorn(make_app: Any, host: str, port: int, *, workers: int, threads: 
             if worker_class == "gevent":
                 self.cfg.set("worker_connections", max(GEVENT_CONNECTIONS, 4 * threads))
             for key, value in {"bind": bind, "workers": workers, "worker_class": worker_class, "threads": threads,
-                               "keepalive": 75, "graceful_timeout": 5, "timeout": 30, "accesslog": None,
+                               "keepalive": 75, "graceful_timeout": graceful_timeout, "timeout": 30,
+                               "accesslog": None,
                                "errorlog": "-", "loglevel": "warning", "proc_name": "labkit-companion"}.items():
                 self.cfg.set(key, value)
 
@@ -212,21 +217,25 @@ def run_gunicorn(make_app: Any, host: str, port: int, *, workers: int, threads: 
 
 def _end_streams_on_stop(worker: Any) -> None:
     """Once a worker has loaded the app. A worker told to stop (SIGTERM) ends its phones' streams at once,
-    rather than wait out the graceful timeout on them: the phones reconnect,
-    to another worker behind a proxy, and catch up from their last version."""
+    and closes the connections they keep open between taps, rather than wait
+    out the graceful timeout on them: the phones reconnect, to another
+    worker behind a proxy, and catch up from their last version."""
     import signal
 
-    from companion import collector
+    from companion import collector, idle
 
-    collector.serve_without_pauses(worker.wsgi)
+    app = worker.wsgi
+    collector.serve_without_pauses(app)
+    connections = worker.wsgi = idle.Connections(app)
     previous = signal.getsignal(signal.SIGTERM)
 
     def on_term(signum: int, frame: Any) -> None:
-        worker.wsgi.extensions["companion_hub"].close()
-        worker.wsgi.extensions["companion_bots"].stop(timeout=1.0)
-        if "companion_timings" in worker.wsgi.extensions:
-            worker.wsgi.extensions["companion_timings"].census()
+        app.extensions["companion_hub"].close()
+        app.extensions["companion_bots"].stop(timeout=1.0)
+        if "companion_timings" in app.extensions:
+            app.extensions["companion_timings"].census()
         if callable(previous):
-            previous(signum, frame)
+            previous(signum, frame)   # gunicorn's: no more connections taken
+        connections.close_idle()      # the ones phones keep open between taps end now (companion/idle.py)
 
     signal.signal(signal.SIGTERM, on_term)

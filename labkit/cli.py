@@ -478,6 +478,8 @@ def _limits(ctx, param, values: tuple[str, ...]) -> dict | None:
 @click.option("--worker-class", type=click.Choice(["gevent", "gthread"]), envvar="LABKIT_WORKER_CLASS",
               default="gevent", show_default=True,
               help="gevent: each request a greenlet on one thread per worker; gthread: a thread per request.")
+@click.option("--graceful-timeout", type=click.IntRange(1, 3600), envvar="LABKIT_GRACEFUL_TIMEOUT", default=5,
+              show_default=True, help="Seconds a worker told to stop lets the requests it is answering finish.")
 @click.option("--no-qr", is_flag=True, help="Do not draw the QR code in the terminal.")
 @click.option("--rate-limit", "rate_limits", multiple=True, callback=_limits, metavar="BUCKET=N/SECONDS",
               help="e.g. create=20/60 or join=off (repeatable).")
@@ -496,7 +498,8 @@ def _limits(ctx, param, values: tuple[str, ...]) -> dict | None:
               show_default=True, help="auto: start with jemalloc when installed (memory stays flat over a long "
                                       "evening); system: the C library's own.")
 def serve(host: str, port: int, database_url: str | None, instance_path: str | None, workers: int, threads: int,
-          worker_class: str, no_qr: bool, rate_limits: dict | None, poll_ms: int | None, allow_chosen_seed: bool,
+          worker_class: str, graceful_timeout: int, no_qr: bool, rate_limits: dict | None, poll_ms: int | None,
+          allow_chosen_seed: bool,
           fanout: str | None, redis_url: str | None, trusted_proxies: str | None, public_url: str | None, sets_dir: str | None,
           allocator: str) -> None:
     """Start the table companion for phones on the same network."""
@@ -520,7 +523,8 @@ def serve(host: str, port: int, database_url: str | None, instance_path: str | N
         config["ALLOW_CHOSEN_SEED"] = True
     try:
         run_server(host=host, port=port, database_url=database_url, instance_path=instance_path, config=config,
-                   workers=workers, threads=threads, qr=not no_qr, allocator=allocator, worker_class=worker_class)
+                   workers=workers, threads=threads, qr=not no_qr, allocator=allocator, worker_class=worker_class,
+                   graceful_timeout=graceful_timeout)
     except KeyboardInterrupt:
         pass
     except OSError as exc:

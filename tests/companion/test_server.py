@@ -171,3 +171,46 @@ def test_300_streams_from_one_address_leave_the_server_answering(server_factory:
             s.close()
         assert time.monotonic() < deadline, "closed streams were never released"
         time.sleep(0.5)
+
+
+def test_a_stopped_worker_ends_its_phones_connections_at_once(server_factory: Any, tmp_path: Any,
+                                                              monkeypatch: Any) -> None:
+    """Found in the suite's own time: a worker told to stop (SIGTERM) with a
+    phone at its table waited out the whole graceful timeout. Its stream
+    ended at once, but gunicorn kept that connection open for the phone's
+    next request, as it does the one a phone keeps open between taps
+    (keep-alive), and waited for both. With a graceful timeout of a minute,
+    the worker must be gone long before it: its stream ended, its idle
+    connection closed, and its last words (the timings' census) written."""
+    import json
+    import socket
+    import subprocess
+
+    timings = tmp_path / "timings.jsonl"
+    monkeypatch.setenv("LABKIT_TIMINGS_FILE", str(timings))
+    server = server_factory(extra=["--graceful-timeout", "60"]).start()
+    code = new_table(server.url, ["Ada", "Bo"])["code"]
+
+    def ask(path: str, reply_bytes: int = 4096) -> socket.socket:
+        s = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        assert s.recv(reply_bytes).split(b" ", 2)[1] == b"200"
+        return s
+
+    stream = ask(f"/t/{code}/events", 64)
+    idle = ask("/manifest.webmanifest")     # answered in full; the connection stays open for the next tap
+    try:
+        assert server.proc is not None
+        server.proc.terminate()
+        for s in (stream, idle):
+            while s.recv(65536):            # read to the end: the worker closes each
+                pass
+        try:
+            server.proc.wait(timeout=30)    # half the graceful timeout: it stopped by itself, not at the timeout
+        except subprocess.TimeoutExpired:
+            pytest.fail("the worker waited out its graceful timeout with a phone attached")
+    finally:
+        stream.close()
+        idle.close()
+    said = [json.loads(line) for line in timings.read_text().splitlines()]
+    assert any("left" in entry for entry in said), said[-3:]

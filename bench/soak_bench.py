@@ -227,6 +227,9 @@ def _limits(console: Console, inside: dict[str, Any] | None, stolen: float | Non
         if inside["blocks"]:
             console.print("Python's small blocks in use over time (objects kept): " + ", ".join(
                 f"{t / 60:.1f} min {n / 1e6:.2f} M" for t, n in inside["blocks"][1::2]))
+        if inside.get("sqlite"):
+            console.print("SQLite's own memory over time (its connections' page caches): " + ", ".join(
+                f"{t / 60:.1f} min {n / 1e6:.1f} MB" for t, n in inside["sqlite"][1::2]))
         if inside["left_in_cycles"] is not None:
             console.print(f"objects the worker left in reference cycles when it stopped: {inside['left_in_cycles']:,} "
                           "(with its collector out of the way, companion/collector.py, what it leaked); "

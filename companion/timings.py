@@ -20,8 +20,9 @@ each garbage collection (every one holds the interpreter lock: a young one
 over many survivors stalls the worker too), written by the next request
 (a collection's callback only notes it: it may run inside any allocation,
 also one made while this module holds its lock); every 30 s of requests,
-``{"blocks": [seconds, blocks]}``, the small blocks Python's allocator
-holds. A worker told to stop writes ``{"spent": {kind: [requests, cpu_ms]}}``, the
+``{"blocks": [seconds, blocks, sqlite_bytes]}``, the small blocks Python's allocator
+holds and the bytes SQLite's holds (its page caches; ``null`` where it
+cannot be asked). A worker told to stop writes ``{"spent": {kind: [requests, cpu_ms]}}``, the
 CPU its app used on each kind of request (``act``, ``stream`` with every
 event it made, ``page``, ``api``, ``static``, ``other``), and ``{"left": [collected, ms, {kind:
 count}, {cycle: count}]}``: what one last full collection found in cycles
@@ -42,6 +43,7 @@ from collections import Counter, deque
 from typing import Any, Callable, Iterable
 
 from engine.bots.report import quantile
+from companion.db import sqlite_memory_used
 
 BLOCKS_EVERY_S = 30.0
 
@@ -95,12 +97,13 @@ class Timings:
         """Every ``BLOCKS_EVERY_S``, the small blocks Python's allocator holds
         (its objects): climbing while the process's memory climbs, objects
         are kept; level while it climbs, the growth is large buffers (text)
-        or the allocator's own."""
+        or the allocator's own. Beside them, SQLite's own memory (its
+        connections' page caches fill as the file grows)."""
         now = time.monotonic()
         if now - self._blocks_at < BLOCKS_EVERY_S:
             return
         self._blocks_at = now
-        self.write("blocks", [round(now - self._started, 1), sys.getallocatedblocks()])
+        self.write("blocks", [round(now - self._started, 1), sys.getallocatedblocks(), sqlite_memory_used()])
 
     def census(self) -> None:
         """What a full collection finds in cycles that outlived a collection
@@ -322,6 +325,7 @@ def summary(path: str) -> dict[str, Any]:
     left: list[int] = []
     cycles: Counter[str] = Counter()
     blocks: list[tuple[float, int]] = []
+    sqlite: list[tuple[float, int]] = []
     spent: dict[str, list[float]] = {}
     with open(path, encoding="utf-8") as lines:
         for line in lines:
@@ -334,6 +338,8 @@ def summary(path: str) -> dict[str, Any]:
                     (float(gc_entry[0]), float(gc_entry[3]) if len(gc_entry) > 3 else None))
             elif "blocks" in entry:
                 blocks.append((float(entry["blocks"][0]), int(entry["blocks"][1])))
+                if len(entry["blocks"]) > 2 and entry["blocks"][2] is not None:
+                    sqlite.append((float(entry["blocks"][0]), int(entry["blocks"][2])))
             elif "spent" in entry:
                 for kind, (n, ms) in entry["spent"].items():
                     _add(spent, kind, n, ms)
@@ -350,7 +356,7 @@ def summary(path: str) -> dict[str, Any]:
             "cpu_ms": {"p50": pct(cpus, 0.5), "p95": pct(cpus, 0.95)},
             "full_gc": _collections(collections[True]), "young_gc": _collections(collections[False]),
             "left_in_cycles": sum(left) if left else None, "cycles_left": dict(cycles), "blocks": blocks,
-            "spent": spent}
+            "sqlite": sqlite, "spent": spent}
 
 
 def _collections(times: list[tuple[float, float | None]]) -> dict[str, Any]:

@@ -111,7 +111,7 @@ def test_the_summary_gives_the_percentiles_and_the_collections(tmp_path: Path) -
     rows = ([{"act": [float(w), float(w) / 10]} for w in range(1, 101)]
             + [{"gc": [300.0, 5]}, {"gc": [20.0, 0, 2, 15.0]}, {"gc": [7.0, 1, 0, 0.5]}, {"gc": [9.0, 0, 1, 2.0]},
                {"left": [3, 40.0]}, {"left": [8, 1.0, {}, {"m.f": 1}]}, {"blocks": [30.0, 1000]},
-               {"blocks": [60.5, 1200]}, {"spent": {"act": [3, 12.0], "page": [1, 4.0]}},
+               {"blocks": [60.5, 1200, 5_000_000]}, {"blocks": [91.0, 1300, None]}, {"spent": {"act": [3, 12.0], "page": [1, 4.0]}},
                {"spent": {"act": [1, 3.0]}}])
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     found = timings.summary(str(path))
@@ -124,5 +124,29 @@ def test_the_summary_gives_the_percentiles_and_the_collections(tmp_path: Path) -
     assert found["young_gc"] == {"n": 2, "longest_ms": 9.0, "total_ms": 16.0, "longest_cpu_ms": 2.0,
                                  "total_cpu_ms": 2.5}
     assert found["left_in_cycles"] == 11 and found["cycles_left"] == {"m.f": 1}
-    assert found["blocks"] == [(30.0, 1000), (60.5, 1200)]
+    assert found["blocks"] == [(30.0, 1000), (60.5, 1200), (91.0, 1300)]
+    assert found["sqlite"] == [(60.5, 5_000_000)]      # written since 2026-12-04; null where SQLite cannot say
     assert found["spent"] == {"act": [4, 15.0], "page": [1, 4.0]}           # every worker's, added
+
+
+def test_sqlite_s_own_memory_is_read_and_grows_with_a_connection_s_page_cache(tmp_path: Path) -> None:
+    """What the soak prints beside Python's blocks: the page caches of the
+    worker's connections, which fill as the database grows."""
+    import sqlite3
+
+    from companion.db import sqlite_memory_used
+
+    before = sqlite_memory_used()
+    if before is None:
+        pytest.skip("this Python's SQLite is not a shared library that can be asked for its memory")
+    db = sqlite3.connect(tmp_path / "t.sqlite3")
+    try:
+        db.execute("CREATE TABLE t (x TEXT)")
+        db.executemany("INSERT INTO t VALUES (?)", [("x" * 700,)] * 3000)   # about 2 MB of pages
+        db.commit()
+        during = sqlite_memory_used()
+    finally:
+        db.close()
+    assert during is not None and during - before > 1_000_000, (before, during)
+    after = sqlite_memory_used()
+    assert after is not None and after < during

@@ -265,6 +265,6 @@ def _report(console: Console, results: dict[str, dict[str, Any]], rss_first: flo
                   f"{growth:+.1f}% ({'met' if growth < GOALS['growth'] else 'not met'}: goal under "
                   f"{GOALS['growth']:.0f}%)")
     pause = pinger.slowest * 1000
-    console.print(f"longest pause after the first minute: {pause:,.0f} ms over {pinger.answers:,} pings "
+    console.print(f"longest pause after the first minute: {pause:,.1f} ms over {pinger.answers:,} pings "
                   f"({'met' if pause <= GOALS['pause'] else 'not met'}: goal {GOALS['pause']:.0f} ms); "
                   f"in the first minute {pause_first * 1000:,.0f} ms; {pinger.failures} pings failed")

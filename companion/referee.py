@@ -88,11 +88,11 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
         self.keep_states = keep_states
         self._games: dict[str, Game] = {}
         self._cache: "OrderedDict[int, _Entry]" = OrderedDict()
-        self._snaps: "OrderedDict[tuple[int, int], Snapshot]" = OrderedDict()
+        self._snaps: "OrderedDict[int, Snapshot]" = OrderedDict()
         self._ids: dict[str, int] = {}
-        """One snapshot per (table, version), shared by every request and
-        stream that reads that version: what it works out (views, actions,
-        running scores, rendered parts) is worked out once."""
+        """Each table's newest snapshot, shared by every request and stream
+        that reads that version: what it works out (views, actions, running
+        scores, rendered parts) is worked out once."""
         self._judged: dict[tuple[int, int], tuple[Any, int, Any]] = {}  # (table, seat) -> companion/takeback.py's
         self._lock = threading.Lock()
         self._table_locks: dict[int, threading.Lock] = {}
@@ -106,8 +106,8 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
         a server where games end and new ones begin stays the same size.
         Eight, not more: a table nobody watches is mostly a finished game,
         read again from the database if a phone comes back to it, and each
-        kept one holds about a megabyte (its states, and the pages of its
-        last two versions). With 32 the soak's memory kept climbing for as
+        kept one holds about a megabyte (its recent states, and the pages of
+        its newest version). With 32 the soak's memory kept climbing for as
         long as games ended (types counted in the worker between its first
         and fourth minute: 30% more objects, pages 32 -> 53 MB)."""
         self.spare_tables = spare_tables
@@ -129,10 +129,10 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
         """The table as it is now: one read of its row (the state and seats
         come from the cache while the row's version says they are current)."""
         table = self.store.table(clean_code(code))
-        key = (table["id"], table["version"])
         with self._lock:
-            cached = self._snaps.get(key)
-        if cached is not None and cached.table["status"] == table["status"]:
+            cached = self._snaps.get(table["id"])
+        if (cached is not None and cached.version == table["version"]
+                and cached.table["status"] == table["status"]):
             return cached
         game = self.table_game(table)  # its card set's rules (companion.lobby)
         if table["status"] == "lobby":
@@ -141,14 +141,14 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
         return self._keep(Snapshot(table, game, entry.seats, entry.state, lines_of(entry.log)))
 
     def snapshot_at(self, code: str, version: int | None) -> Snapshot:
-        """The table at ``version`` when this process has it (a stream woken
-        by a change this worker made, or heard of, needs no query), else as
-        the database has it now."""
+        """The table at ``version`` or later when this process has it (a
+        stream woken by a change this worker made, or heard of, needs no
+        query), else as the database has it now."""
         if version is not None:
             with self._lock:
                 table_id = self._ids.get(code)
-                snap = self._snaps.get((table_id, version)) if table_id is not None else None
-            if snap is not None:
+                snap = self._snaps.get(table_id) if table_id is not None else None
+            if snap is not None and snap.version >= version:
                 return snap
         return self.snapshot(code)
 

@@ -18,21 +18,22 @@ if TYPE_CHECKING:
 class Caches:
     def _keep(self: "Referee", snap: Snapshot) -> Snapshot:
         """Keep the snapshot (and what it rendered) for the requests and
-        streams of its version: the newest two versions of a table (a stream
-        may still be sending the one before), for the tables seen last."""
-        table_id, version = snap.table["id"], snap.version
+        streams of its version: the newest version of each of the tables
+        seen last. Not the one before it too: a stream woken for an older
+        version is given the newest (``snapshot_at``), and a request or
+        stream still drawing the older one holds it itself for as long as it
+        needs it; kept here, it was a third of the pages a worker held."""
+        table_id = snap.table["id"]
         with self._lock:
-            kept = None
-            for near in (version - 1, version - 2, version + 1, version - 3):
-                kept = self._snaps.get((table_id, near))
-                if kept is not None:
-                    snap.drawn = kept.drawn  # the parts as the table last drew them
-                    break
-            self._snaps[(table_id, version)] = snap
+            kept = self._snaps.get(table_id)
+            if kept is not None:
+                snap.drawn = kept.drawn  # the parts as the table last drew them
+                if kept.version > snap.version:
+                    return snap   # a slower request's older version: the newest stays
+            self._snaps[table_id] = snap
+            self._snaps.move_to_end(table_id)
             self._ids[snap.code] = table_id
-            for old in (version - 2, version - 3):
-                self._snaps.pop((table_id, old), None)
-            while len(self._snaps) > 2 * self.cache_tables:
+            while len(self._snaps) > self.cache_tables:
                 self._snaps.popitem(last=False)
             if kept is None:
                 # A table new to the snapshots: the only time there can be one
@@ -49,13 +50,12 @@ class Caches:
         for. Called holding ``self._lock``."""
         if self.watching is None:
             return
-        tables = list(dict.fromkeys(t for t, _ in self._snaps))  # oldest first
+        tables = list(self._snaps)  # oldest first
         if len(tables) <= self.spare_tables and len(self._cache) <= self.spare_tables:
             return
         watched = {self._ids.get(code) for code in self.watching()}
         for table_id in [t for t in tables if t not in watched][:-self.spare_tables or None]:
-            for key in [k for k in self._snaps if k[0] == table_id]:
-                del self._snaps[key]
+            del self._snaps[table_id]
         idle = [t for t in self._cache if t not in watched]
         for table_id in idle[:max(0, len(idle) - self.spare_tables)]:
             del self._cache[table_id]

@@ -95,10 +95,16 @@ class Snapshot:
             pass
         with self._guard:
             lock = self._making.setdefault(key, threading.Lock())
-        with lock:
-            if key not in self._memo:
-                self._memo[key] = make()
-            return self._memo[key]
+        try:
+            with lock:
+                if key not in self._memo:
+                    self._memo[key] = make()
+                return self._memo[key]
+        finally:
+            # Made (or failed): a thread waiting on the lock finds the memo;
+            # kept, they were some sixty locks a version of each table.
+            with self._guard:
+                self._making.pop(key, None)
 
     @property
     def over(self) -> bool:

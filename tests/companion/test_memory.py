@@ -102,7 +102,7 @@ def test_the_caches_hold_the_watched_tables_and_a_few_more(app: Any, api: Api) -
             referee.snapshot(code)
             if n in (0, 1, 2):
                 hub.watching(code, +1)   # a phone's stream holds the first three
-        kept = {t for t, _ in referee._snaps}
+        kept = set(referee._snaps)
         ids = {code: referee._ids[code] for code in codes if code in referee._ids}
         watched = {ids[c] for c in codes[:3]}
         assert watched <= kept and watched <= set(referee._cache), "a watched table was let go"
@@ -112,3 +112,27 @@ def test_the_caches_hold_the_watched_tables_and_a_few_more(app: Any, api: Api) -
         assert referee.snapshot(codes[3]).moves == 3
         for code in codes[:3]:
             hub.watching(code, -1)
+
+
+def test_each_table_keeps_its_newest_snapshot_only(app: Any, api: Api) -> None:
+    """The referee holds one snapshot per table, the newest: the one before
+    it (with every page it drew) was a third of what a busy worker held. A
+    stream woken for an older version is given the newest; a request still
+    drawing an older one keeps it alive itself, and it is freed after."""
+    code, table = _played(api, "toyrace", 2)
+    referee = app.extensions["companion_referee"]
+    with app.test_request_context(f"/t/{code}"):
+        older = referee.snapshot(code)
+        live.render(Caller(older, 0, True), live.Response())
+        freed = weakref.ref(older)
+        mine = api.state(code, table["tokens"][0])
+        api.act(code, table["tokens"][0], mine["actions"][0], mine["version"])
+        newest = referee.snapshot(code)
+        assert newest.version > older.version
+        assert newest.drawn is older.drawn, "the table's drawings go on to its next version"
+        assert list(referee._snaps.values()).count(newest) == 1 and older not in referee._snaps.values()
+        assert referee.snapshot_at(code, older.version) is newest, "a late stream is given the newest"
+        assert referee._keep(older) is older and referee.snapshot(code) is newest, "an older one never replaces it"
+        del older
+    # the request that drew it (its context holds its caller) is over
+    assert freed() is None, "the older snapshot outlived its last user"

@@ -230,6 +230,11 @@ def _limits(console: Console, inside: dict[str, Any] | None, stolen: float | Non
         if inside.get("sqlite"):
             console.print("SQLite's own memory over time (its connections' page caches): " + ", ".join(
                 f"{t / 60:.1f} min {n / 1e6:.1f} MB" for t, n in inside["sqlite"][1::2]))
+        if inside.get("heap"):
+            console.print("jemalloc's memory over time, in use / resident (the difference is freed pages it has "
+                          "not given back, and fragmentation): " + ", ".join(
+                              f"{t / 60:.1f} min {used / 1e6:,.0f} / {resident / 1e6:,.0f} MB"
+                              for t, used, resident in inside["heap"][1::2]))
         if inside["left_in_cycles"] is not None:
             console.print(f"objects the worker left in reference cycles when it stopped: {inside['left_in_cycles']:,} "
                           "(with its collector out of the way, companion/collector.py, what it leaked); "

@@ -19,7 +19,7 @@ import glob
 import os
 import sys
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Mapping
 
 # Where Debian (under its architecture's folder) and other systems put it;
 # the first that exists is used.
@@ -74,3 +74,39 @@ def restart_with_jemalloc(choice: str) -> str:
     # be found elsewhere on PATH, outside this virtual environment)
     os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]], preload_env(os.environ, path))
     raise AssertionError("unreachable: execve returns only by raising")  # pragma: no cover
+
+
+def _mallctl() -> Any:
+    """jemalloc's ``mallctl`` in this process, or ``None`` (another allocator)."""
+    import ctypes
+
+    try:
+        found = ctypes.CDLL(None).mallctl
+    except AttributeError:
+        return None
+    found.restype = ctypes.c_int
+    found.argtypes = [ctypes.c_char_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_size_t), ctypes.c_void_p,
+                      ctypes.c_size_t]
+    return found
+
+
+def heap() -> tuple[int, int] | None:
+    """(bytes jemalloc has handed out and not had back, bytes of its pages
+    resident): their difference is what the allocator holds beyond what
+    the program uses (freed pages not yet returned, fragmentation).
+    ``None`` where jemalloc is not the allocator."""
+    import ctypes
+
+    mallctl = _mallctl()
+    if mallctl is None:
+        return None
+    epoch = ctypes.c_uint64(1)
+    size = ctypes.c_size_t(ctypes.sizeof(epoch))
+    mallctl(b"epoch", ctypes.byref(epoch), ctypes.byref(size), ctypes.byref(epoch), size)  # refresh the stats
+    out = []
+    for name in (b"stats.allocated", b"stats.resident"):
+        value, size = ctypes.c_size_t(0), ctypes.c_size_t(ctypes.sizeof(ctypes.c_size_t))
+        if mallctl(name, ctypes.byref(value), ctypes.byref(size), None, 0) != 0:
+            return None   # a jemalloc built without statistics
+        out.append(int(value.value))
+    return out[0], out[1]

@@ -20,9 +20,10 @@ each garbage collection (every one holds the interpreter lock: a young one
 over many survivors stalls the worker too), written by the next request
 (a collection's callback only notes it: it may run inside any allocation,
 also one made while this module holds its lock); every 30 s of requests,
-``{"blocks": [seconds, blocks, sqlite_bytes]}``, the small blocks Python's allocator
-holds and the bytes SQLite's holds (its page caches; ``null`` where it
-cannot be asked). A worker told to stop writes ``{"spent": {kind: [requests, cpu_ms]}}``, the
+``{"blocks": [seconds, blocks, sqlite_bytes, [heap_bytes, resident_bytes]]}``, the small blocks
+Python's allocator holds, the bytes SQLite's holds (its page caches) and
+jemalloc's bytes in use and resident (:func:`companion.allocator.heap`);
+``null`` where one cannot be asked. A worker told to stop writes ``{"spent": {kind: [requests, cpu_ms]}}``, the
 CPU its app used on each kind of request (``act``, ``stream`` with every
 event it made, ``page``, ``api``, ``static``, ``other``), and ``{"left": [collected, ms, {kind:
 count}, {cycle: count}]}``: what one last full collection found in cycles
@@ -43,6 +44,7 @@ from collections import Counter, deque
 from typing import Any, Callable, Iterable
 
 from engine.bots.report import quantile
+from companion import allocator
 from companion.db import sqlite_memory_used
 
 BLOCKS_EVERY_S = 30.0
@@ -103,7 +105,8 @@ class Timings:
         if now - self._blocks_at < BLOCKS_EVERY_S:
             return
         self._blocks_at = now
-        self.write("blocks", [round(now - self._started, 1), sys.getallocatedblocks(), sqlite_memory_used()])
+        self.write("blocks", [round(now - self._started, 1), sys.getallocatedblocks(), sqlite_memory_used(),
+                              allocator.heap()])
 
     def census(self) -> None:
         """What a full collection finds in cycles that outlived a collection
@@ -326,6 +329,7 @@ def summary(path: str) -> dict[str, Any]:
     cycles: Counter[str] = Counter()
     blocks: list[tuple[float, int]] = []
     sqlite: list[tuple[float, int]] = []
+    heap: list[tuple[float, int, int]] = []
     spent: dict[str, list[float]] = {}
     with open(path, encoding="utf-8") as lines:
         for line in lines:
@@ -340,6 +344,8 @@ def summary(path: str) -> dict[str, Any]:
                 blocks.append((float(entry["blocks"][0]), int(entry["blocks"][1])))
                 if len(entry["blocks"]) > 2 and entry["blocks"][2] is not None:
                     sqlite.append((float(entry["blocks"][0]), int(entry["blocks"][2])))
+                if len(entry["blocks"]) > 3 and entry["blocks"][3] is not None:
+                    heap.append((float(entry["blocks"][0]), *map(int, entry["blocks"][3])))
             elif "spent" in entry:
                 for kind, (n, ms) in entry["spent"].items():
                     _add(spent, kind, n, ms)
@@ -356,7 +362,7 @@ def summary(path: str) -> dict[str, Any]:
             "cpu_ms": {"p50": pct(cpus, 0.5), "p95": pct(cpus, 0.95)},
             "full_gc": _collections(collections[True]), "young_gc": _collections(collections[False]),
             "left_in_cycles": sum(left) if left else None, "cycles_left": dict(cycles), "blocks": blocks,
-            "sqlite": sqlite, "spent": spent}
+            "sqlite": sqlite, "heap": heap, "spent": spent}
 
 
 def _collections(times: list[tuple[float, float | None]]) -> dict[str, Any]:

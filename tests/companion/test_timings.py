@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -111,7 +112,8 @@ def test_the_summary_gives_the_percentiles_and_the_collections(tmp_path: Path) -
     rows = ([{"act": [float(w), float(w) / 10]} for w in range(1, 101)]
             + [{"gc": [300.0, 5]}, {"gc": [20.0, 0, 2, 15.0]}, {"gc": [7.0, 1, 0, 0.5]}, {"gc": [9.0, 0, 1, 2.0]},
                {"left": [3, 40.0]}, {"left": [8, 1.0, {}, {"m.f": 1}]}, {"blocks": [30.0, 1000]},
-               {"blocks": [60.5, 1200, 5_000_000]}, {"blocks": [91.0, 1300, None]}, {"spent": {"act": [3, 12.0], "page": [1, 4.0]}},
+               {"blocks": [60.5, 1200, 5_000_000]}, {"blocks": [91.0, 1300, None]},
+               {"blocks": [120.0, 1400, None, [7_000_000, 9_000_000]]}, {"blocks": [150.0, 1500, None, None]}, {"spent": {"act": [3, 12.0], "page": [1, 4.0]}},
                {"spent": {"act": [1, 3.0]}}])
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     found = timings.summary(str(path))
@@ -124,7 +126,8 @@ def test_the_summary_gives_the_percentiles_and_the_collections(tmp_path: Path) -
     assert found["young_gc"] == {"n": 2, "longest_ms": 9.0, "total_ms": 16.0, "longest_cpu_ms": 2.0,
                                  "total_cpu_ms": 2.5}
     assert found["left_in_cycles"] == 11 and found["cycles_left"] == {"m.f": 1}
-    assert found["blocks"] == [(30.0, 1000), (60.5, 1200), (91.0, 1300)]
+    assert found["blocks"] == [(30.0, 1000), (60.5, 1200), (91.0, 1300), (120.0, 1400), (150.0, 1500)]
+    assert found["heap"] == [(120.0, 7_000_000, 9_000_000)]   # written since 2026-12-05; null without jemalloc
     assert found["sqlite"] == [(60.5, 5_000_000)]      # written since 2026-12-04; null where SQLite cannot say
     assert found["spent"] == {"act": [4, 15.0], "page": [1, 4.0]}           # every worker's, added
 
@@ -150,3 +153,27 @@ def test_sqlite_s_own_memory_is_read_and_grows_with_a_connection_s_page_cache(tm
     assert during is not None and during - before > 1_000_000, (before, during)
     after = sqlite_memory_used()
     assert after is not None and after < during
+
+
+def test_jemalloc_s_own_figures_are_read_where_it_is_the_allocator() -> None:
+    """What the soak prints beside Python's blocks: jemalloc's bytes in use
+    and resident, read in a process started with it preloaded (as ``labkit
+    serve`` starts itself); none where the system's allocator is in use."""
+    import ast
+    import subprocess
+    import sys
+
+    from companion import allocator
+
+    code = ("from companion import allocator; kept = [bytes(4096) for _ in range(5000)]; "
+            "print(allocator.heap())")
+    plain = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**os.environ, "LD_PRELOAD": ""})
+    assert plain.stdout.strip() == "None"
+    library = allocator.library()
+    if library is None:
+        pytest.skip("jemalloc is not installed here (make debs installs it)")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**os.environ, "LD_PRELOAD": library})
+    used, resident = ast.literal_eval(found.stdout)
+    assert 5000 * 4096 <= used <= resident

@@ -23,7 +23,7 @@ from markupsafe import Markup
 
 from companion import plugins, reuse
 from companion.caller import Caller
-from companion.plugins import Part
+from companion.plugins import Part, ascii_html
 from companion.snapshot import Snapshot
 
 NOTICE = Part("notice", "companion/_notice.html", shared=True, board=False)
@@ -211,7 +211,8 @@ def _reads(app: Any) -> reuse.Reads:
 
 
 def _wrap(part: Part, html: str) -> str:
-    return f'<div id="part-{part.name}" class="part{" beside" if part.beside else ""}" data-part="{part.name}">{html}</div>'
+    return ascii_html(f'<div id="part-{part.name}" class="part{" beside" if part.beside else ""}" '
+                      f'data-part="{part.name}">{html}</div>')
 
 
 def state(caller: Caller) -> str:

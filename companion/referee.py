@@ -28,6 +28,7 @@ import json
 import logging
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -36,6 +37,7 @@ from engine.core import Game, IllegalAction, RulesError
 from companion.agreed import AGREED_END, TABLE, replayed
 from companion.bot_seats import BotSeats
 from companion.errors import BadInput, Conflict, Refused
+from companion.kept import UNUSED_S
 from companion.lobby import CODE_LENGTH, CODE_LENGTHS, LobbyRules, clean_code, plain_json
 from companion.referee_caches import Caches
 from companion.snapshot import Snapshot
@@ -111,6 +113,9 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
         long as games ended (types counted in the worker between its first
         and fourth minute: 30% more objects, pages 32 -> 53 MB)."""
         self.spare_tables = spare_tables
+        self.spare_unused_s = UNUSED_S   # a spare unasked-for this long goes (referee_caches.Caches._trim)
+        self.clock: Callable[[], float] = time.monotonic
+        self._read: dict[int, float] = {}   # table id -> when a phone last asked for it
 
     # --- games ------------------------------------------------------------
     def game(self, name: str) -> Game:
@@ -131,6 +136,7 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
         table = self.store.table(clean_code(code))
         with self._lock:
             cached = self._snaps.get(table["id"])
+            self._read[table["id"]] = self.clock()
         if (cached is not None and cached.version == table["version"]
                 and cached.table["status"] == table["status"]):
             return cached
@@ -209,7 +215,13 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
 
     # --- playing --------------------------------------------------------------
     def version(self, code: str) -> int:
-        return self.store.version(clean_code(code))
+        clean = clean_code(code)
+        version = self.store.version(clean)
+        with self._lock:   # a phone polling it: the table is in use (see ``spare_unused_s``)
+            table_id = self._ids.get(clean)
+            if table_id is not None:
+                self._read[table_id] = self.clock()
+        return version
 
     def act(self, table: str | Snapshot, seat: int, action: Any, seen_version: Any,
             action_id: Any = None, strict: bool = False) -> Snapshot:

@@ -45,22 +45,32 @@ class Caches:
 
     def _trim(self: "Referee") -> None:
         """Let go of the tables nobody watches but the ``spare_tables`` used
-        last (their states, snapshots with what they rendered, take-back
-        judgements); a table let go is read again from the database if asked
-        for. Called holding ``self._lock``."""
+        last that a phone asked for within ``spare_unused_s`` (their states,
+        snapshots with what they rendered, take-back judgements); a table
+        let go is read again from the database if asked for. Called holding
+        ``self._lock``.
+
+        A phone asks for a table with its page or a poll of its version. A
+        finished game's table, once its phones have moved on to the next
+        one, is then let go when the next new table comes, rather than kept
+        until ``spare_tables`` newer games have ended: those spares, about a
+        megabyte each, were growth of the soak's worker after its first
+        minute that the tables in play did not explain."""
         if self.watching is None:
             return
-        tables = list(self._snaps)  # oldest first
-        if len(tables) <= self.spare_tables and len(self._cache) <= self.spare_tables:
-            return
         watched = {self._ids.get(code) for code in self.watching()}
-        for table_id in [t for t in tables if t not in watched][:-self.spare_tables or None]:
-            del self._snaps[table_id]
-        idle = [t for t in self._cache if t not in watched]
-        for table_id in idle[:max(0, len(idle) - self.spare_tables)]:
-            del self._cache[table_id]
+        since = self.clock() - self.spare_unused_s
+        for kept in (self._snaps, self._cache):
+            idle = [t for t in kept if t not in watched]
+            spares = set([t for t in idle if self._read.get(t, since - 1) >= since][-self.spare_tables:]
+                         if self.spare_tables else ())
+            for table_id in idle:
+                if table_id not in spares:
+                    del kept[table_id]
         for key in [k for k in self._judged if k[0] not in self._cache]:
             del self._judged[key]
+        for table_id in [t for t in self._read if t not in self._cache and t not in self._snaps]:
+            del self._read[table_id]
 
     def _remember(self: "Referee", table_id: int, entry: "_Entry") -> None:
         with self._lock:

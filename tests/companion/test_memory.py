@@ -114,6 +114,35 @@ def test_the_caches_hold_the_watched_tables_and_a_few_more(app: Any, api: Api) -
             hub.watching(code, -1)
 
 
+def test_a_spare_table_nobody_asked_for_lately_is_let_go(app: Any, api: Api) -> None:
+    """A finished game's table, its phones gone to the next one, goes when
+    the next new table comes, though there is room for spares; a table a
+    phone still polls (without a stream) stays, and so does a watched one."""
+    referee = app.extensions["companion_referee"]
+    hub = app.extensions["companion_hub"]
+    referee.spare_tables = 8
+    now = [1000.0]
+    referee.clock = lambda: now[0]
+    with app.test_request_context("/"):
+        codes = []
+        for _ in range(4):
+            code, _ = _played(api, "toyrace", 2)
+            codes.append(code)
+            referee.snapshot(code)
+        hub.watching(codes[0], +1)
+        ids = {code: referee._ids[code] for code in codes}
+        now[0] += referee.spare_unused_s / 2
+        referee.version(codes[1])           # a phone polling it
+        now[0] += referee.spare_unused_s / 2 + 0.5
+        code, _ = _played(api, "toyrace", 1)   # the next new table
+        referee.snapshot(code)
+        for kept in (referee._snaps, referee._cache):
+            assert {ids[codes[0]], ids[codes[1]], referee._ids[code]} <= set(kept), "a table in use was let go"
+            assert not {ids[codes[2]], ids[codes[3]]} & set(kept), "a table nobody asked for was kept"
+        assert referee.snapshot(codes[2]).moves == 2      # read again from the database when asked for
+        hub.watching(codes[0], -1)
+
+
 def test_each_table_keeps_its_newest_snapshot_only(app: Any, api: Api) -> None:
     """The referee holds one snapshot per table, the newest: the one before
     it (with every page it drew) was a third of what a busy worker held. A
@@ -136,3 +165,28 @@ def test_each_table_keeps_its_newest_snapshot_only(app: Any, api: Api) -> None:
         del older
     # the request that drew it (its context holds its caller) is over
     assert freed() is None, "the older snapshot outlived its last user"
+
+
+def test_parts_are_kept_in_ascii(app: Any, api: Api) -> None:
+    """Every part a table keeps is ASCII, a character beyond it written as a
+    reference: one "−" on a Lab Notes sheet otherwise keeps the whole part
+    at two bytes a character. A reference is read as its character
+    everywhere but in ``<script>`` and ``<style>``, which no part has."""
+    from jinja2 import nodes
+
+    from companion import plugins
+
+    code, _ = _played(api, "labnotes", 6)
+    referee = app.extensions["companion_referee"]
+    with app.test_request_context(f"/t/{code}"):
+        snap = referee.snapshot(code)
+        drawn = [live.render_part(Caller(snap, seat, False), part)
+                 for seat in (0, 1, 2, None) for part in live.parts_of(snap, False)]
+    assert all(html.isascii() for html in drawn)
+    assert any("&#8722;" in html for html in drawn), "the sheets' minus signs, as references"
+    env = app.jinja_env
+    templates = {p.template for plugin in plugins.plugins().values() for p in (*plugin.parts, plugin.score) if p}
+    for template in sorted(templates):
+        source = env.loader.get_source(env, template)[0]
+        text = " ".join(n.data for n in env.parse(source).find_all(nodes.TemplateData)).lower()
+        assert "<script" not in text and "<style" not in text, template

@@ -23,14 +23,24 @@ from companion.games.labnotes import sheet
 from companion.games.labnotes.panel import draw_panel
 from companion.games.labnotes.sheet import structure
 from companion.kept import Kept, serial
-from companion.plugins import macros
+from companion.plugins import ascii_html, macros
 
 T = TypeVar("T")
 
 KEEP = 4096
 """Drawings kept (a few KiB each): every sheet of a few hundred tables."""
 
-_kept = Kept[Markup](KEEP).get
+_drawings = Kept[Markup](KEEP)
+
+
+def _kept(key: Hashable, make: Callable[[], Markup]) -> Markup:
+    """The drawing ``make()`` made for ``key``, in ASCII (:func:`companion.plugins.ascii_html`:
+    a sheet's "−" and "×" would otherwise keep it, and every sheet it is put in, at two bytes a character)."""
+    return _drawings.get(key, lambda: _ascii(make()))
+
+
+def _ascii(drawn: Markup) -> Markup:
+    return drawn if drawn.isascii() else Markup(ascii_html(drawn))
 
 _pieces_of_board = Kept[Any](KEEP)
 """A sheet's words and numbers hold its drawings (kept above as well): at most as many."""

@@ -158,8 +158,8 @@ def ascii_html(html: str) -> str:
     reference (``&#8722;`` for a minus sign), which the browser reads as the
     character itself. Python keeps a string with only ASCII in it at one byte
     a character, and one with a single "−" in it at two for every character
-    (four for an emoji): a Lab Notes sheet's minus signs and times signs put
-    every phone's sheets, most of what a worker holds for a Lab Notes table,
-    at two bytes a character. Parts hold no ``<script>`` or ``<style>``,
-    the only places where a reference would not be read as its character."""
+    (four for an emoji): one minus sign on a game's sheet put every phone's
+    sheets, most of what a worker held for such a table, at two bytes a
+    character. Parts hold no ``<script>`` or ``<style>``, the only places
+    where a reference would not be read as its character."""
     return html if html.isascii() else html.encode("ascii", "xmlcharrefreplace").decode("ascii")

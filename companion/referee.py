@@ -30,7 +30,6 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Any, Callable
 
 from engine.core import Game, IllegalAction, RulesError
@@ -39,7 +38,7 @@ from companion.bot_seats import BotSeats
 from companion.errors import BadInput, Conflict, Refused
 from companion.kept import UNUSED_S
 from companion.lobby import CODE_LENGTH, CODE_LENGTHS, LobbyRules, clean_code, plain_json
-from companion.referee_caches import Caches
+from companion.referee_caches import Caches, Entry, log_row
 from companion.snapshot import Snapshot
 from companion.store import AlreadyApplied, Logged, Store, VersionConflict
 from companion.takeback import TakeBacks
@@ -60,19 +59,6 @@ def clean_action(action: Any) -> dict[str, Any]:
     return json.loads(plain_json(action, ACTION_MAX_CHARS, "An action"))
 
 
-@dataclass
-class _Entry:
-    version: int
-    moves: int
-    state: Any
-    seats: list[dict[str, Any]]
-    history: "OrderedDict[int, tuple[int, Any]]"  # version -> (moves, state), the latest few
-    log: tuple[tuple[str, ...], ...] = ()
-    """The game in words: the lines each action gave, in order."""
-    rows: tuple[tuple[int, dict[str, Any]], ...] = ()
-    """The log itself: each action's seat and action, in order."""
-
-
 class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
     def __init__(self, store: Store, *, cache_tables: int = 256, keep_states: int = 32,
                  strict_versions: bool = False, secret: bytes = b"", code_length: int = CODE_LENGTH,
@@ -89,7 +75,7 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
         self.cache_tables = cache_tables
         self.keep_states = keep_states
         self._games: dict[str, Game] = {}
-        self._cache: "OrderedDict[int, _Entry]" = OrderedDict()
+        self._cache: "OrderedDict[int, Entry]" = OrderedDict()
         self._snaps: "OrderedDict[int, Snapshot]" = OrderedDict()
         self._ids: dict[str, int] = {}
         """Each table's newest snapshot, shared by every request and stream
@@ -162,7 +148,7 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
         with self._lock:
             return self._table_locks.setdefault(table_id, threading.Lock())
 
-    def _entry(self, table: dict[str, Any], game: Game) -> _Entry:
+    def _entry(self, table: dict[str, Any], game: Game) -> Entry:
         """The cached state at ``table['version']``, brought up to date from the log."""
         with self._table_lock(table["id"]):
             for _ in range(10):
@@ -181,17 +167,17 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
                 return entry
             raise RuntimeError(f"table {table['code']} keeps changing while it is read")
 
-    def _catch_up(self, table: dict[str, Any], game: Game, entry: _Entry | None) -> _Entry:
+    def _catch_up(self, table: dict[str, Any], game: Game, entry: Entry | None) -> Entry:
         incremental = (entry is not None and entry.version < table["version"]
                        and entry.version >= table["rewound_at"] and entry.moves <= table["moves"])
         if not incremental:
             seats = self.store.seats(table["id"])
             state = game.setup(table["players"], table["seed"], table["options"])
-            entry = _Entry(version=-1, moves=0, state=state, seats=seats, history=OrderedDict())
+            entry = Entry(version=-1, moves=0, state=state, seats=seats, history=OrderedDict())
         assert entry is not None
         if table["version"] - entry.version != table["moves"] - entry.moves:
             # something besides actions moved the version (a seat's new token): read the seats again
-            entry = _Entry(entry.version, entry.moves, entry.state, self.store.seats(table["id"]), entry.history,
+            entry = Entry(entry.version, entry.moves, entry.state, self.store.seats(table["id"]), entry.history,
                            entry.log, entry.rows)
         rows = [r for r in self.store.log(table["id"], after_seq=entry.moves) if r.seq <= table["moves"]]
         if (len(rows) != table["moves"] - entry.moves or any(r.version > table["version"] for r in rows)
@@ -202,7 +188,7 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
         for row in rows:
             before, state = state, replayed(game, state, row.seat, row.action)
             log.append(narrate(game, before, row.seat, row.action, state, names))
-            done.append((row.seat, row.action))
+            done.append(log_row(row.seat, row.action))
             history[row.version] = (row.seq, state)
         # The version now, if no move made it (a seat changed hands, a move was
         # taken back): a phone drawn at it may still send a move that others'
@@ -210,7 +196,7 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
         history.setdefault(table["version"], (table["moves"], state))
         while len(history) > self.keep_states:
             history.popitem(last=False)
-        return _Entry(version=table["version"], moves=table["moves"], state=state, seats=entry.seats,
+        return Entry(version=table["version"], moves=table["moves"], state=state, seats=entry.seats,
                       history=history, log=tuple(log), rows=tuple(done))
 
     # --- playing --------------------------------------------------------------
@@ -322,8 +308,8 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
             history[version] = (snap.moves + 1, state)
             while len(history) > self.keep_states:
                 history.popitem(last=False)
-            self._remember(table_id, _Entry(version, snap.moves + 1, state, entry.seats, history, log,
-                                            entry.rows + ((seat, action),)))
+            self._remember(table_id, Entry(version, snap.moves + 1, state, entry.seats, history, log,
+                                            entry.rows + (log_row(seat, action),)))
             return self._keep(Snapshot(table, snap.game, snap.seats, state, lines_of(log)))
         return self._keep(Snapshot(table, snap.game, snap.seats, state, snap.log + lines))
 
@@ -382,7 +368,7 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
             if earlier and entry.version == seen_version:
                 history = OrderedDict((v, ms) for v, ms in entry.history.items() if ms[0] <= snap.moves - 1)
                 history[version] = (snap.moves - 1, earlier[-1][1])   # the undo's own version (see _catch_up)
-                self._remember(snap.table["id"], _Entry(version, snap.moves - 1, earlier[-1][1], entry.seats,
+                self._remember(snap.table["id"], Entry(version, snap.moves - 1, earlier[-1][1], entry.seats,
                                                         history, entry.log[:-1], entry.rows[:-1]))
         return self.snapshot(code)
 

@@ -1,18 +1,45 @@
 """What the referee keeps in memory: snapshots (with what they rendered) and
 the cached states, for the tables in play, and when it lets them go.
 
-A mixin of :class:`companion.referee.Referee` (its ``_lock``, ``_snaps``,
-``_cache``, ``_ids``, ``_judged``, ``cache_tables``, ``watching`` and
-``spare_tables``)."""
+:class:`Caches` is a mixin of :class:`companion.referee.Referee` (its
+``_lock``, ``_snaps``, ``_cache``, ``_ids``, ``_judged``, ``_read``,
+``cache_tables``, ``watching``, ``spare_tables`` and ``spare_unused_s``);
+:class:`Entry` is a table's cached state with its recent history and log."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import json
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from companion.snapshot import Snapshot
 
 if TYPE_CHECKING:
-    from companion.referee import Referee, _Entry
+    from companion.referee import Referee
+
+
+@dataclass
+class Entry:
+    version: int
+    moves: int
+    state: Any
+    seats: list[dict[str, Any]]
+    history: "OrderedDict[int, tuple[int, Any]]"  # version -> (moves, state), the latest few
+    log: tuple[tuple[str, ...], ...] = ()
+    """The game in words: the lines each action gave, in order."""
+    rows: tuple[tuple[int, str], ...] = ()
+    """The log itself: each action's seat and action, in order, the action as
+    its JSON (a third of the memory of the dict, for every move of every
+    game in play; read back only to judge a take-back)."""
+
+    def played(self, start: int, stop: int | None = None) -> list[tuple[int, dict[str, Any]]]:
+        """The log's rows ``start:stop``, each action as it was applied."""
+        return [(seat, json.loads(action)) for seat, action in self.rows[start:stop]]
+
+
+def log_row(seat: int, action: dict[str, Any]) -> tuple[int, str]:
+    return seat, json.dumps(action, separators=(",", ":"))
 
 
 class Caches:
@@ -72,7 +99,7 @@ class Caches:
         for table_id in [t for t in self._read if t not in self._cache and t not in self._snaps]:
             del self._read[table_id]
 
-    def _remember(self: "Referee", table_id: int, entry: "_Entry") -> None:
+    def _remember(self: "Referee", table_id: int, entry: "Entry") -> None:
         with self._lock:
             old = self._cache.get(table_id)
             if old is None or old.version <= entry.version:

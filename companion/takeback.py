@@ -40,7 +40,8 @@ from companion.store import VersionConflict
 from companion.told import player_name
 
 if TYPE_CHECKING:
-    from companion.referee import Referee, _Entry
+    from companion.referee import Referee
+    from companion.referee_caches import Entry
 
 MOST_LATER = 12
 """A bound, not a rule: a move with more than this many others after it is
@@ -279,7 +280,7 @@ class TakeBacks:
                 return refused("Too much has happened since your last move: ask the host to undo.")
             return refused("You have made no move to take back.")
         k = mine[0]
-        later = rows[k + 1:]
+        after = rows[k + 1:]
         # What an earlier check of the same move found: still good while nothing
         # was taken back or undone (rewound_at) and the move is the seat's last (k).
         key, since = (snap.table["id"], seat), (snap.table["rewound_at"], k)
@@ -287,9 +288,10 @@ class TakeBacks:
         judgement: Judged | None = None
         if kept_since == since and isinstance(kept, str):
             reason: str | None = kept
-        elif any(s == TABLE for s, _ in later):
+        elif any(s == TABLE for s, _ in after):
             reason = Lasting("The table has moved on since your move: ask the host to undo.")
         else:
+            later, (_, action) = entry.played(k + 1), entry.played(k, k + 1)[0]
             # What this version's page works out anyway, shared with the check:
             # the seat's view (drawn on its phone) and the state as a dict
             # (every seat's check compares with it).
@@ -297,10 +299,10 @@ class TakeBacks:
             seen = (lambda: snap.view(seat)) if shared else None
             written = (lambda: snap.cached(("take back", "now"), lambda: game.to_dict(now))) if shared else None
             if kept_since == since and isinstance(kept, Judged) and moves <= len(rows):
-                reason, judgement = judged(game, kept, seat, rows[k][1], later, snap.names, now,
+                reason, judgement = judged(game, kept, seat, action, later, snap.names, now,
                                            new=len(rows) - moves, seen=seen, written=written)
             else:
-                reason, judgement = judged(game, _state_after(snap, entry, k), seat, rows[k][1], later,
+                reason, judgement = judged(game, _state_after(snap, entry, k), seat, action, later,
                                            snap.names, now, after=_kept_state(entry, k + 1), seen=seen,
                                            written=written)
         if isinstance(reason, Lasting) or judgement is not None:
@@ -361,7 +363,7 @@ class TakeBacks:
         raise Conflict("The table is very busy: try again.", self.snapshot(snap.code))
 
 
-def _kept_state(entry: "_Entry", moves: int) -> Any:
+def _kept_state(entry: "Entry", moves: int) -> Any:
     """The state after the log's first ``moves`` rows if the cache's recent
     history has it (the state now, for a move just made), else ``None``."""
     for m, state in reversed(entry.history.values()):
@@ -370,13 +372,13 @@ def _kept_state(entry: "_Entry", moves: int) -> Any:
     return None
 
 
-def _state_after(snap: Snapshot, entry: "_Entry", moves: int) -> Any:
+def _state_after(snap: Snapshot, entry: "Entry", moves: int) -> Any:
     """The state after the log's first ``moves`` rows: kept in the cache's
     recent history, else replayed from the setup."""
     state = _kept_state(entry, moves)
     if state is not None:
         return state
     state = snap.game.setup(snap.table["players"], snap.table["seed"], snap.table["options"])
-    for seat, action in entry.rows[:moves]:
+    for seat, action in entry.played(0, moves):
         state = replayed(snap.game, state, seat, action)
     return state

@@ -27,8 +27,12 @@ CANDIDATES = ("/usr/lib/*/libjemalloc.so.2", "/usr/lib64/libjemalloc.so.2", "/us
 # Set in the restarted process, so a library that fails to load is not tried again and again.
 RESTARTED = "LABKIT_ALLOCATOR_RESTARTED"
 # jemalloc returns freed pages from a thread of its own rather than inside
-# whichever request happens to free them.
-OPTIONS = "background_thread:true"
+# whichever request happens to free them, after they have been free for 1 s
+# rather than its default 10: a worker frees its pages' text at every move,
+# and in the soak the pages it held freed but not yet returned were 19 -> 28 MB
+# over ten minutes with 10 s, 15 -> 16-23 MB with 1 s, for the same CPU per
+# move (docs/design/serving-speed.md, 2026-12-05, evening).
+OPTIONS = "background_thread:true,dirty_decay_ms:1000"
 
 
 def library() -> str | None:

@@ -15,6 +15,7 @@ the system's allocator and says so.
 
 from __future__ import annotations
 
+import functools
 import glob
 import os
 import sys
@@ -80,6 +81,7 @@ def restart_with_jemalloc(choice: str) -> str:
     raise AssertionError("unreachable: execve returns only by raising")  # pragma: no cover
 
 
+@functools.lru_cache(maxsize=1)
 def _mallctl() -> Any:
     """jemalloc's ``mallctl`` in this process, or ``None`` (another allocator)."""
     import ctypes

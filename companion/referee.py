@@ -178,7 +178,7 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
         if table["version"] - entry.version != table["moves"] - entry.moves:
             # something besides actions moved the version (a seat's new token): read the seats again
             entry = Entry(entry.version, entry.moves, entry.state, self.store.seats(table["id"]), entry.history,
-                           entry.log, entry.rows)
+                          entry.log, entry.rows)
         rows = [r for r in self.store.log(table["id"], after_seq=entry.moves) if r.seq <= table["moves"]]
         if (len(rows) != table["moves"] - entry.moves or any(r.version > table["version"] for r in rows)
                 or [r.seq for r in rows] != list(range(entry.moves + 1, table["moves"] + 1))):
@@ -197,7 +197,7 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
         while len(history) > self.keep_states:
             history.popitem(last=False)
         return Entry(version=table["version"], moves=table["moves"], state=state, seats=entry.seats,
-                      history=history, log=tuple(log), rows=tuple(done))
+                     history=history, log=tuple(log), rows=tuple(done))
 
     # --- playing --------------------------------------------------------------
     def version(self, code: str) -> int:
@@ -309,7 +309,7 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
             while len(history) > self.keep_states:
                 history.popitem(last=False)
             self._remember(table_id, Entry(version, snap.moves + 1, state, entry.seats, history, log,
-                                            entry.rows + (log_row(seat, action),)))
+                                           entry.rows + (log_row(seat, action),)))
             return self._keep(Snapshot(table, snap.game, snap.seats, state, lines_of(log)))
         return self._keep(Snapshot(table, snap.game, snap.seats, state, snap.log + lines))
 
@@ -369,7 +369,7 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
                 history = OrderedDict((v, ms) for v, ms in entry.history.items() if ms[0] <= snap.moves - 1)
                 history[version] = (snap.moves - 1, earlier[-1][1])   # the undo's own version (see _catch_up)
                 self._remember(snap.table["id"], Entry(version, snap.moves - 1, earlier[-1][1], entry.seats,
-                                                        history, entry.log[:-1], entry.rows[:-1]))
+                                                       history, entry.log[:-1], entry.rows[:-1]))
         return self.snapshot(code)
 
     def _last_move_words(self, snap: Snapshot) -> str:

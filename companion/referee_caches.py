@@ -87,10 +87,10 @@ class Caches:
             return
         watched = {self._ids.get(code) for code in self.watching()}
         since = self.clock() - self.spare_unused_s
+        asked = {t for t, at in self._read.items() if at >= since}
         for kept in (self._snaps, self._cache):
             idle = [t for t in kept if t not in watched]
-            spares = set([t for t in idle if self._read.get(t, since - 1) >= since][-self.spare_tables:]
-                         if self.spare_tables else ())
+            spares = set([t for t in idle if t in asked][-self.spare_tables:] if self.spare_tables else ())
             for table_id in idle:
                 if table_id not in spares:
                     del kept[table_id]

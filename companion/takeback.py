@@ -291,7 +291,7 @@ class TakeBacks:
         elif any(s == TABLE for s, _ in after):
             reason = Lasting("The table has moved on since your move: ask the host to undo.")
         else:
-            later, (_, action) = entry.played(k + 1), entry.played(k, k + 1)[0]
+            (_, action), *later = entry.played(k)
             # What this version's page works out anyway, shared with the check:
             # the seat's view (drawn on its phone) and the state as a dict
             # (every seat's check compares with it).

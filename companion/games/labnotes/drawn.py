@@ -42,6 +42,7 @@ def _kept(key: Hashable, make: Callable[[], Markup]) -> Markup:
 def _ascii(drawn: Markup) -> Markup:
     return drawn if drawn.isascii() else Markup(ascii_html(drawn))
 
+
 _pieces_of_board = Kept[Any](KEEP)
 """A sheet's words and numbers hold its drawings (kept above as well): at most as many."""
 

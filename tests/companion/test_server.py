@@ -173,8 +173,9 @@ def test_300_streams_from_one_address_leave_the_server_answering(server_factory:
         time.sleep(0.5)
 
 
+@pytest.mark.parametrize("worker_class", ["gevent", "gthread"])
 def test_a_stopped_worker_ends_its_phones_connections_at_once(server_factory: Any, tmp_path: Any,
-                                                              monkeypatch: Any) -> None:
+                                                              monkeypatch: Any, worker_class: str) -> None:
     """Found in the suite's own time: a worker told to stop (SIGTERM) with a
     phone at its table waited out the whole graceful timeout. Its stream
     ended at once, but gunicorn kept that connection open for the phone's
@@ -188,7 +189,7 @@ def test_a_stopped_worker_ends_its_phones_connections_at_once(server_factory: An
 
     timings = tmp_path / "timings.jsonl"
     monkeypatch.setenv("LABKIT_TIMINGS_FILE", str(timings))
-    server = server_factory(extra=["--graceful-timeout", "60"]).start()
+    server = server_factory(extra=["--graceful-timeout", "60", "--worker-class", worker_class]).start()
     code = new_table(server.url, ["Ada", "Bo"])["code"]
 
     def ask(path: str, reply_bytes: int = 4096) -> socket.socket:

@@ -44,6 +44,11 @@ def cost(game_name: str, players: int, actions: int, folder: Path) -> tuple[int,
         for n in range(players):
             referee.join(code, f"Player {n + 1}")
         referee.start(code, referee.snapshot(code).version)
+        # Drawn once untimed: the first drawing compiles the templates, which
+        # a server does once in its life (in 150 moves of Synthesis it was a
+        # tenth of the time measured).
+        for viewer in [*range(players), None]:
+            live.render(Caller(referee.snapshot(code), viewer, False))
         act_cpu = render_cpu = 0.0
         made = 0
         for _ in range(actions):

@@ -45,8 +45,8 @@ def cost(game_name: str, players: int, actions: int, folder: Path) -> tuple[int,
             referee.join(code, f"Player {n + 1}")
         referee.start(code, referee.snapshot(code).version)
         # Drawn once untimed: the first drawing compiles the templates, which
-        # a server does once in its life (in 150 moves of Synthesis it was a
-        # tenth of the time measured).
+        # a server does once in its life (it was a tenth of the time measured
+        # over 150 moves).
         for viewer in [*range(players), None]:
             live.render(Caller(referee.snapshot(code), viewer, False))
         act_cpu = render_cpu = 0.0

@@ -125,7 +125,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
         log.warning("%s is missing: run `make %s` (pages will not update live)", HTMX_FILE,
                     HTMX_FILE.relative_to(Path(__file__).parent.parent))
 
-    from companion import api, bot_pages, home, hub, links, pages, paper, plugins, pwa, security, store, stream
+    from companion import api, bot_pages, home, hub, hyphens, links, pages, paper, plugins, pwa, security, store, stream
     from companion.referee import Referee
 
     store.init_app(app)
@@ -153,6 +153,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     app.jinja_env.globals["csrf_token"] = security.csrf_token
     app.jinja_env.globals["csrf_field"] = security.CSRF_FIELD
     app.jinja_env.globals["url_for"] = links.link
+    app.jinja_env.filters["hyphenated"] = hyphens.soft_hyphens   # long names on narrow cards
 
     app.register_blueprint(home.bp)
     app.register_blueprint(pages.bp)

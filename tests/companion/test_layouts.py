@@ -2,11 +2,14 @@
 phone's viewport): a landscape phone notates Lab Notes without scrolling
 between its sheet and its buttons, with what the table says in view; and on
 every game's board on a 390 px phone no text is under 12 px, no control a
-thumb taps is under 44 px, and no word spills out of its button."""
+thumb taps is under 44 px, no word spills out of its button, and no word is
+broken between two lines but where a hyphen shows."""
 
 from __future__ import annotations
 
+import csv
 import random
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -16,6 +19,8 @@ from tests.companion.conftest import need_htmx
 from tests.companion.labnotes.robot import robot_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[2]
 
 GAMES = ("engine.synthesis:GAME", "engine.compounded:GAME", "engine.organicsoup:GAME")
 PORTRAIT = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
@@ -27,8 +32,38 @@ LANDSCAPE = dict(PORTRAIT, viewport={"width": 844, "height": 390})
 # left for that change. Everything else on the page is checked.
 DRAWN_AS_PRINTED = ("svg.sheet-panel", "svg.syn-panel", "svg.syn-disc")
 
-AUDIT = """(excluded) => {
-  const out = {small: [], targets: [], overflow: [], controls: 0};
+BAD_BREAKS = r"""
+  // The words of a text node laid out on two lines at a point where no hyphen shows:
+  // [word, its first line] for each (a link's address breaks anywhere, as browsers show one).
+  const badBreaks = (node) => {
+    const out = [], range = document.createRange();
+    for (const m of node.data.matchAll(/\S{2,}/g)) {
+      if (m[0].includes('://')) continue;
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      if (new Set([...range.getClientRects()].filter(b => b.width > 0).map(b => Math.round(b.top))).size < 2)
+        continue;                                // on one line
+      let top = null;
+      for (let i = 0; i < m[0].length; i++) {
+        range.setStart(node, m.index + i);
+        range.setEnd(node, m.index + i + 1);
+        // the character's own box: a range that starts at a line's end has one there too
+        const r = [...range.getClientRects()].filter(b => b.width > 0).pop();
+        if (!r) continue;                        // a soft hyphen not drawn
+        if (top !== null && r.top > top + 1) {
+          if (!'\u00ad-\u2010/'.includes(m[0][i - 1]))
+            out.push([m[0].replace(/\u00ad/g, ''), m[0].slice(0, i).replace(/\u00ad/g, '')]);
+          break;
+        }
+        top = r.top;
+      }
+    }
+    return out;
+  };
+"""
+
+AUDIT = """(excluded) => {""" + BAD_BREAKS + """
+  const out = {small: [], targets: [], overflow: [], broken: [], controls: 0};
   const skip = (el) => excluded.some(sel => el.closest(sel));
   const shown = (el) => {
     if (el.closest('[hidden], details:not([open]) > :not(summary), script, style')) return false;
@@ -66,6 +101,14 @@ AUDIT = """(excluded) => {
     if (skip(el) || !shown(el) || el instanceof SVGElement) continue;
     if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
       out.overflow.push([path(el), (el.textContent || '').trim().slice(0, 30), el.scrollWidth, el.clientWidth]);
+  }
+  // A word the browser had to break between two lines breaks where a hyphen shows: after a
+  // soft hyphen (companion/hyphens.py) or a hyphen of its own, not mid-syllable ("Nitrometh|ane").
+  const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!el || el instanceof SVGElement || skip(el) || !shown(el)) continue;
+    for (const bad of badBreaks(node)) out.broken.push([path(el), ...bad]);
   }
   return out;
 }"""
@@ -229,6 +272,7 @@ def test_a_portrait_phone_reads_and_taps_every_board(browser: Any, base: str, ga
     assert not found["small"], f"text under 12 px: {found['small'][:12]}"
     assert not found["targets"], f"tap targets under 44 px: {found['targets'][:12]}"
     assert not found["overflow"], f"text spilling out of its control: {found['overflow'][:12]}"
+    assert not found["broken"], f"words broken between lines with no hyphen (word, first line): {found['broken'][:12]}"
 
 
 @pytest.mark.parametrize("game, board", [("synthesis", "#part-mine"), ("compounded", "#part-grid"),
@@ -242,3 +286,42 @@ def test_a_tablet_shows_the_board_beside_what_to_do(browser: Any, base: str, gam
     (mine,) = [b for b in boxes if b["beside"]]
     others = [b for b in boxes if not b["beside"]]
     assert others and all(b["left"] > mine["left"] + 200 for b in others), boxes
+
+
+NAMES = {"compounded": ("compounds.csv", ".cell .name"), "organicsoup": ("recipes.csv", ".recipe .name"),
+         "labnotes": ("notecards.csv", ".notecard .name")}
+"""Each game's card names and where its board shows one."""
+
+EVERY_NAME = """([selector, names]) => {""" + BAD_BREAKS + """
+  const broken = [];
+  let places = 0;
+  for (const el of document.querySelectorAll(selector)) {
+    if (!el.getClientRects().length) continue;
+    places += 1;
+    const kept = el.textContent;
+    for (const name of names) {
+      el.textContent = name;
+      broken.push(...badBreaks(el.firstChild));
+    }
+    el.textContent = kept;
+  }
+  return {places, broken};
+}"""
+
+
+@pytest.mark.parametrize("game", NAMES)
+def test_every_card_name_breaks_only_where_a_hyphen_shows(browser: Any, base: str, game: str) -> None:
+    """Every name in the game's card data, put in turn in each place its
+    board shows a card's name (at that place's own width and font, on a
+    390 px phone): a name too long for its line breaks where a hyphen shows
+    (companion/hyphens.py), never mid-syllable as "Nitrometh|ane" did."""
+    from companion.hyphens import soft_hyphens
+
+    file, selector = NAMES[game]
+    with open(ROOT / "cardsdata" / game / file, newline="", encoding="utf-8") as rows:
+        names = sorted({row["name"] for row in csv.DictReader(rows)})
+    table, seat = boards(base)[game]()
+    page = table.phone(browser, seat, PORTRAIT, host=True)
+    found = page.evaluate(EVERY_NAME, [selector, [soft_hyphens(name) for name in names]])
+    assert found["places"] > 0, f"no {selector} shown on the board"
+    assert not found["broken"], f"names broken with no hyphen (name, first line): {found['broken'][:12]}"

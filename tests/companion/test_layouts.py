@@ -309,19 +309,22 @@ EVERY_NAME = """([selector, names]) => {""" + BAD_BREAKS + """
 }"""
 
 
+@pytest.mark.parametrize("device", [PORTRAIT, LANDSCAPE], ids=["portrait", "landscape"])
 @pytest.mark.parametrize("game", NAMES)
-def test_every_card_name_breaks_only_where_a_hyphen_shows(browser: Any, base: str, game: str) -> None:
+def test_every_card_name_breaks_only_where_a_hyphen_shows(browser: Any, base: str, game: str,
+                                                           device: dict[str, Any]) -> None:
     """Every name in the game's card data, put in turn in each place its
     board shows a card's name (at that place's own width and font, on a
-    390 px phone): a name too long for its line breaks where a hyphen shows
-    (companion/hyphens.py), never mid-syllable as "Nitrometh|ane" did."""
+    phone held either way): a name too long for its line breaks where a
+    hyphen shows (companion/hyphens.py), never mid-syllable as
+    "Nitrometh|ane" did."""
     from companion.hyphens import soft_hyphens
 
     file, selector = NAMES[game]
     with open(ROOT / "cardsdata" / game / file, newline="", encoding="utf-8") as rows:
         names = sorted({row["name"] for row in csv.DictReader(rows)})
     table, seat = boards(base)[game]()
-    page = table.phone(browser, seat, PORTRAIT, host=True)
+    page = table.phone(browser, seat, device, host=True)
     found = page.evaluate(EVERY_NAME, [selector, [soft_hyphens(name) for name in names]])
     assert found["places"] > 0, f"no {selector} shown on the board"
     assert not found["broken"], f"names broken with no hyphen (name, first line): {found['broken'][:12]}"

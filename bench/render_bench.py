@@ -47,8 +47,9 @@ def cost(game_name: str, players: int, actions: int, folder: Path) -> tuple[int,
         # Drawn once untimed: the first drawing compiles the templates, which
         # a server does once in its life (it was a tenth of the time measured
         # over 150 moves).
+        first = referee.snapshot(code)
         for viewer in [*range(players), None]:
-            live.render(Caller(referee.snapshot(code), viewer, False))
+            live.render(Caller(first, viewer, False))
         act_cpu = render_cpu = 0.0
         made = 0
         for _ in range(actions):

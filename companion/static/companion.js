@@ -94,6 +94,28 @@
   }
   document.addEventListener("DOMContentLoaded", keepMine);
 
+  // --- a choice made before the scripts arrived is still sent ---------------
+  // The page is drawn before its deferred scripts run (on a slow network,
+  // seconds before), and a form that sends itself on "change" hears nothing
+  // until htmx has read it. A menu changed in that gap showed a choice the
+  // table never got; such a form is sent once htmx has it. (Its forms say
+  // autocomplete="off", so a value the browser restores is never one of these.)
+  function changedBeforeUs(el) {
+    if (el.type === "checkbox" || el.type === "radio") return el.checked !== el.defaultChecked;
+    if (el.tagName === "SELECT" && !el.multiple) {   // with no option marked, the first is the default
+      var marked = Array.prototype.findIndex.call(el.options, function (o) { return o.defaultSelected; });
+      return el.selectedIndex !== Math.max(marked, 0);
+    }
+    return fieldOf(el) && el.value !== el.defaultValue;
+  }
+  function sendEarlyChoices() {   // after htmx's own start, which it put on this same event first
+    if (!window.htmx) return;
+    document.querySelectorAll('form[hx-trigger~="change"]').forEach(function (form) {
+      if (Array.prototype.some.call(form.elements, changedBeforeUs)) window.htmx.trigger(form, "change");
+    });
+  }
+  document.addEventListener("DOMContentLoaded", sendEarlyChoices);
+
   // --- the screen stays awake while a game is being played -----------------
   var wakeLock = null;
   function playing() {

@@ -4,11 +4,14 @@ connection is lost (before, only a phone that tapped learned it, and the tap
 was lost); the page polls after the first failed reconnect; the banner goes
 when the server is back, and the page shows the moves made meanwhile. And
 two gestures of companion.js: a move that gives something up asks first
-(data-confirm), and a tap on a place no move can use is told, not ignored."""
+(data-confirm), and a tap on a place no move can use is told, not ignored.
+Then the host's way back from a new phone, and a setup choice made on a slow
+network before the page's scripts arrived."""
 
 from __future__ import annotations
 
 import time
+import urllib.request
 from typing import Any
 
 from companion.client import call
@@ -148,3 +151,36 @@ def test_the_host_comes_back_on_a_new_phone_with_the_host_key(browser: Any, serv
     new.tap("text=Be the host here")
     new.wait_for_selector("#control-host", state="attached")
     assert new.is_visible("text=Start the game") or new.is_visible("text=Undo the last action")
+
+
+def test_a_setup_choice_made_before_the_scripts_arrive_is_still_sent(browser: Any, server_factory: Any) -> None:
+    """On a slow network the lobby is drawn seconds before its scripts run.
+    The host who changes a setup menu in that gap gets it sent once they
+    arrive (before, the menu showed a choice the table never got)."""
+    server = server_factory().start()
+    status, made = call(server.url, "POST", "/api/tables", {"game": "toyrace", "seed": 5})
+    code = made["code"]
+    made_at = call(server.url, "GET", f"/api/tables/{code}")[1]["version"]
+    ctx = browser.new_context(**PHONE)
+    ctx.add_cookies([{"name": f"labkit_host_{code}", "value": made["host_token"], "url": server.url}])
+    host = ctx.new_page()
+    slow = ctx.new_cdp_session(host)                          # every request waits 1.5 s
+    slow.send("Network.enable")
+    slow.send("Network.emulateNetworkConditions",
+              {"offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1})
+    host.goto(f"{server.url}/t/{code}", wait_until="commit")
+    host.wait_for_selector("#option-target")
+    assert host.evaluate("() => !window.htmx")                # the gap: drawn, no script yet
+    host.select_option("#option-target", "20")
+    wait_until(host, "() => !!window.htmx", 15)
+    def chosen() -> bool:                                     # the page as drawn now, for the host
+        page = urllib.request.Request(f"{server.url}/t/{code}",
+                                      headers={"Cookie": f"labkit_host_{code}={made['host_token']}"})
+        with urllib.request.urlopen(page) as answer:
+            return '<option value="20" selected>' in answer.read().decode()
+    deadline = time.monotonic() + 15
+    while not chosen():
+        assert time.monotonic() < deadline, "the table never got the host's choice"
+        time.sleep(0.2)
+    version = call(server.url, "GET", f"/api/tables/{code}")[1]["version"]
+    assert host.input_value("#option-target") == "20" and version == made_at + 1   # sent once

@@ -85,6 +85,23 @@ class MemoryWatch(threading.Thread):
             self.samples.append((time.monotonic() - started, self.rss_mb()))
 
 
+def settled_growth(samples: list[tuple[float, float]], rss_end: float, from_s: float = 180.0) -> str:
+    """Growth from the 4th minute to the end, beside the goal's (from the
+    first minute): the first minute holds only young games, which grow as they
+    age, so a leak shows here as a climb where games getting older level off.
+
+    >>> settled_growth([(30, 300), (180, 400), (210, 410)], 420)
+    'from 3.0 min to the end: 400 MB to 420 MB, +5.0%'
+    >>> settled_growth([(30, 300)], 320)
+    ''
+    """
+    later = [(t, mb) for t, mb in samples if t >= from_s]
+    if not later:
+        return ""
+    t, mb = later[0]
+    return f"from {t / 60:.1f} min to the end: {mb:,.0f} MB to {rss_end:,.0f} MB, {100.0 * (rss_end - mb) / mb:+.1f}%"
+
+
 def _speed(game: str) -> float:
     """The machine's speed now: CPU ms a move of ``bench render`` (the
     referee and every view drawn, no network) for 150 moves of ``game``.
@@ -159,6 +176,9 @@ def run(console: Console) -> None:
         console.print("worker memory over time: " + ", ".join(f"{t / 60:.1f} min {mb:,.0f} MB"
                                                              for t, mb in memory.samples)
                       + f"; C's memory from {allocator.group(1) if allocator else 'an allocator not named'}")
+        settled = settled_growth(memory.samples, rss_end)
+        if settled:
+            console.print(f"worker memory once the games are under way (not the goal's measure), {settled}")
     _limits(console, inside, stolen)
     _errors(console, results, server_log)
 

@@ -3,7 +3,8 @@ phone's viewport): a landscape phone notates Lab Notes without scrolling
 between its sheet and its buttons, with what the table says in view; and on
 every game's board on a 390 px phone no text is under 12 px, no control a
 thumb taps is under 44 px, no word spills out of its button, and no word is
-broken between two lines but where a hyphen shows."""
+broken between two lines but where a hyphen shows; Organic Soup's level
+bands fit each card size."""
 
 from __future__ import annotations
 
@@ -328,3 +329,42 @@ def test_every_card_name_breaks_only_where_a_hyphen_shows(browser: Any, base: st
     found = page.evaluate(EVERY_NAME, [selector, [soft_hyphens(name) for name in names]])
     assert found["places"] > 0, f"no {selector} shown on the board"
     assert not found["broken"], f"names broken with no hyphen (name, first line): {found['broken'][:12]}"
+
+
+LEVEL_BANDS = """(levels) => {""" + BAD_BREAKS + """
+  // A hand card put in each kind of recipe grid the board has, beside the hand (its width).
+  const hand = document.querySelector('.recipes.hand'), card = hand.querySelector('.recipe');
+  const out = {places: 0, bad: []};
+  for (const kind of ['recipes', 'recipes hand', 'recipes small']) {
+    const grid = document.createElement('div');
+    grid.className = kind;
+    grid.append(card.cloneNode(true));
+    hand.after(grid);
+    const band = grid.querySelector('.band'), words = band.firstElementChild, pips = band.querySelector('.pips');
+    for (const level of levels) {
+      out.places += 1;
+      words.innerHTML = level.split('/').join('/<wbr>');   // as _recipe.html writes it
+      const w = words.getBoundingClientRect(), p = pips.getBoundingClientRect();
+      const apart = p.left - w.right >= 3 || p.top >= w.bottom - 1;    // side by side, or the pips under
+      if (band.scrollWidth > band.clientWidth + 1 || !apart) out.bad.push([kind, level, Math.round(p.left - w.right)]);
+      for (const node of words.childNodes) if (node.nodeType === 3) out.bad.push(...badBreaks(node));
+    }
+    grid.remove();
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("device", [PORTRAIT, LANDSCAPE], ids=["portrait", "landscape"])
+def test_a_recipe_level_and_its_pips_fit_every_card_size(browser: Any, base: str, device: dict[str, Any]) -> None:
+    """Organic Soup's cards name their level in a band beside its pips. On a
+    390 px phone "AMINO/NUCLEIC" touched its pips, and on the narrowest cards
+    (the recipes in front of a player) it could not fit: every level, in each
+    card size, fits its band, apart from its pips or with them under it."""
+    from engine.organicsoup.cards import LEVEL_NAMES
+
+    table, seat = boards(base)["organicsoup"]()
+    page = table.phone(browser, seat, device, host=True)
+    found = page.evaluate(LEVEL_BANDS, sorted(set(LEVEL_NAMES.values())))
+    assert found["places"] == 3 * len(set(LEVEL_NAMES.values())), found
+    assert not found["bad"], f"a level's band too tight (grid, level, gap px): {found['bad']}"

@@ -23,6 +23,17 @@ PIPS = {level: i + 1 for i, level in enumerate(LEVELS)}
 """A level's rank in pips, one to four: the level reads by shape as well as colour."""
 R = 0.3
 """An atom's radius, in bond lengths (as on the printed card)."""
+LABEL_SIZE = 0.46
+"""An atom's letters, in bond lengths (``svg.molecule text`` in organicsoup.css):
+larger against the bonds than on the printed card, to read on a phone."""
+LABEL_EM = {"C": 0.734, "H": 0.837, "N": 0.837, "O": 0.850, **{d: 0.696 for d in "0123456789"}}
+"""Advance widths in ems of DejaVu Sans Bold, the widest of the fonts a
+phone draws the label in (Debian's; Roboto and San Francisco are narrower),
+so a pill sized by them holds its label on every phone. Checked against the
+font file itself (tests/companion/organicsoup/test_cards.py); a character
+not here counts as a whole em."""
+PILL_PAD = 0.06
+"""Room between a label's ends and its pill's rounded ends, in bond lengths."""
 
 # Per game's rules, and gone with them (a custom card set's rules are let go
 # when no table uses them: companion.card_sets): by recipe id, and by (id, big).
@@ -40,10 +51,17 @@ def formula_runs(text: str) -> list[tuple[str, bool]]:
     return [(m.group(0), m.group(0).isdigit()) for m in re.finditer(r"\d+|\D+", text or "")]
 
 
+def label_width(label: str) -> float:
+    """``label`` (``CH2``: the phone sets its digit as large as its letters) as wide as it is drawn, in bond lengths."""
+    return LABEL_SIZE * sum(LABEL_EM.get(ch, 1.0) for ch in label)
+
+
 def structure(layout: Any) -> dict[str, Any]:
     """A molecule for a small SVG, in bond lengths with a margin: each atom
-    a disc, or a pill as wide as its label (``CH2``), in its element's colour."""
-    halves = [max(R, 0.13 * len(a.label) + 0.08) if a.hydrogens else R for a in layout.atoms]
+    a disc, or a pill as wide as its label (``CH2``), in its element's colour.
+    (The pills were once as wide as a guess, narrower than their labels:
+    "OH" and "NH2" lost their ends.)"""
+    halves = [max(R, label_width(a.label) / 2 + PILL_PAD) if a.hydrogens else R for a in layout.atoms]
     mx, my = 0.55 + max(halves) - R, 0.55
     atoms = []
     for i, (a, half) in enumerate(zip(layout.atoms, halves)):

@@ -1,7 +1,7 @@
 """Layouts for every screen, in a real browser (Debian's Chromium, a touch
 phone's viewport): a landscape phone notates Lab Notes without scrolling
 between its sheet and its buttons, with what the table says in view; and on
-every game's board on a 390 px phone no text is under 12 px, no control a
+every game's board on a 390 px phone and a 360 px one no text is under 12 px, no control a
 thumb taps is under 44 px, no word spills out of its button, and no word is
 broken between two lines but where a hyphen shows; Organic Soup's level
 bands fit each card size."""
@@ -27,6 +27,8 @@ GAMES = ("engine.synthesis:GAME", "engine.compounded:GAME", "engine.organicsoup:
 PORTRAIT = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True,
             "device_scale_factor": 1, "bypass_csp": True}   # wait_for_function evaluates strings
 LANDSCAPE = dict(PORTRAIT, viewport={"width": 844, "height": 390})
+NARROW = dict(PORTRAIT, viewport={"width": 360, "height": 740})
+"""Many Android phones: the drawings that scale with the screen are smallest here."""
 
 # Drawn to the printed sheet's proportions, so their words scale with the drawing (a 360-unit panel on a
 # 340 px card); making them larger means drawing the panels anew (companion/games/*/panel.py, _macros),
@@ -263,10 +265,12 @@ def boards(base: str) -> dict[str, Callable[[], tuple[Table, int]]]:
     return {"labnotes": labnotes, "synthesis": synthesis, "compounded": compounded, "organicsoup": organicsoup}
 
 
+@pytest.mark.parametrize("device", [PORTRAIT, NARROW], ids=["390px", "360px"])
 @pytest.mark.parametrize("game", ["labnotes", "synthesis", "compounded", "organicsoup"])
-def test_a_portrait_phone_reads_and_taps_every_board(browser: Any, base: str, game: str) -> None:
+def test_a_portrait_phone_reads_and_taps_every_board(browser: Any, base: str, game: str,
+                                                     device: dict[str, Any]) -> None:
     table, seat = boards(base)[game]()
-    page = table.phone(browser, seat, PORTRAIT, host=True)
+    page = table.phone(browser, seat, device, host=True)
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")   # and what they hold
     found = page.evaluate(AUDIT, list(DRAWN_AS_PRINTED))
     assert found["controls"] > 5                 # the check looked at something

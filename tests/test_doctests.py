@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import doctest
 import importlib
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.conftest import ROOT
 PACKAGES = ("engine", "companion", "generator", "labkit", "bench")
 MODULES = sorted(".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
                  for package in PACKAGES for p in (ROOT / package).rglob("*.py")

@@ -43,12 +43,11 @@ def test_every_label_fits_its_pill_and_is_drawn_over_every_shape(app: Any) -> No
     Sans Bold, measured from the font file), for every recipe; and the labels
     come after every disc and pill, so a neighbour's pill never covers one.
     The pills were once a guess narrower than their labels ("OH", "NH2")."""
-    from pathlib import Path
-
     from companion.games.organicsoup.cards import LABEL_EM, LABEL_SIZE, PILL_PAD, R, structure
     from generator import fonts
+    from tests.conftest import ROOT
 
-    css = (Path(__file__).resolve().parents[3] / "companion/games/organicsoup/static/organicsoup.css").read_text()
+    css = (ROOT / "companion/games/organicsoup/static/organicsoup.css").read_text()
     assert f"svg.molecule text {{ font-size: {LABEL_SIZE}px;" in css     # the size the pills are made for
     for ch, em in LABEL_EM.items():
         assert abs(fonts.text_width(ch, 1.0, bold=True) - em) < 0.001, ch

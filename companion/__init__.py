@@ -58,6 +58,9 @@ DEFAULTS: dict[str, Any] = {
     "BOT_ITERATIONS": 24,               # the hard bot's futures per decision (engine.bots.Budget)
     "BOT_SECONDS": 1.0,                 # ...and its thinking time, at most (about: one future more); 0: no limit
     "BOT_POLL_S": 0.25,                 # how often the bots look at tables another worker moved
+    "BOT_IDLE_S": 30.0,                 # with no table with a bot in a lobby or in play this long, the bots' thread stops
+    "PRESENCE_BEAT_S": 10.0,            # how often a worker writes which phones it heard from (companion.presence)
+    "PRESENCE_AWAY_S": 30.0,            # a seat whose phone has not been in touch this long shows as away
     "SETS_DIR": None,                   # a folder of card sets (folders, zips) hosts may choose (companion.card_sets)
     "SET_CHECK_SECONDS": 20.0,          # an uploaded set's check, in a process of its own, at most (companion.set_check)
     "TURNS": 2,                         # requests whose Python runs at once; the rest wait their turn (companion.turns)
@@ -143,6 +146,10 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     referee.sets = TableSets(tables, app.config.get("SETS_DIR"), float(app.config["SET_CHECK_SECONDS"]))
     referee.watching = news.watched
     _bots(app, referee, news)
+    from companion.presence import Presence
+    app.extensions["companion_presence"] = Presence(tables, lambda code, version: referee.changed(code, version),
+                                                    beat=float(app.config["PRESENCE_BEAT_S"]),
+                                                    away=float(app.config["PRESENCE_AWAY_S"]))
     app.extensions["companion_streams"] = stream.Streams()
     try:
         security._trusted(str(app.config["TRUSTED_PROXIES"] or ""))
@@ -154,6 +161,8 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     app.jinja_env.globals["csrf_field"] = security.CSRF_FIELD
     app.jinja_env.globals["url_for"] = links.link
     app.jinja_env.filters["hyphenated"] = hyphens.soft_hyphens   # long names on narrow cards
+    from companion.store_words import clock_words
+    app.jinja_env.filters["clock"] = lambda at: clock_words(float(at))
 
     app.register_blueprint(home.bp)
     app.register_blueprint(pages.bp)
@@ -175,23 +184,31 @@ def _bots(app: Flask, referee: Any, news: Any) -> None:
     change committed here, started when a table gains a bot, and at once if
     the database holds tables being played with bots (a restarted server's
     bots pick up where they were)."""
-    from companion.bot_seats import LEVELS, label
+    from companion.bot_seats import LEVELS, label, words
     from companion.bots import Driver
     from engine.bots import Budget
 
     config = app.config
     driver = Driver(referee, pace=float(config["BOT_PACE_S"]), processes=int(config["BOT_PROCESSES"]),
                     budget=Budget(iterations=int(config["BOT_ITERATIONS"]),
-                                  seconds=float(config["BOT_SECONDS"]) or None), poll=float(config["BOT_POLL_S"]))
+                                  seconds=float(config["BOT_SECONDS"]) or None), poll=float(config["BOT_POLL_S"]),
+                    idle=float(config["BOT_IDLE_S"]))
     app.extensions["companion_bots"] = driver
-    app.jinja_env.globals.update(bot_label=label, bot_levels=list(LEVELS))
+    app.jinja_env.globals.update(bot_label=label, bot_levels=list(LEVELS), bot_word=words)
+    bots = bool(config["BOTS"])
 
     def changed(code: str, version: int) -> None:
         news.publish(code, version)
-        driver.poke()
+        if driver.running:
+            driver.poke()
+        elif bots and referee.has_bot(code):
+            # Every path that can give a bot its turn (a start, a rematch, an
+            # undo of a finished game, a seat handed to a bot) commits a
+            # change here: the driver, stopped while no table needed it, starts.
+            driver.start()
 
     referee.changed = changed
-    if config["BOTS"]:
+    if bots:
         referee.bots_wanted = driver.start
         if app.extensions["companion_store"].bot_tables():
             driver.start()

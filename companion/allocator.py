@@ -116,3 +116,31 @@ def heap() -> tuple[int, int] | None:
             return None   # a jemalloc built without statistics
         out.append(int(value.value))
     return out[0], out[1]
+
+
+@functools.lru_cache(maxsize=1)
+def _sqlite_library() -> Any:
+    """The SQLite library Python's module uses (found by name: the module
+    does not export SQLite's own functions), or ``None``."""
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("sqlite3")
+    if name is None:
+        return None
+    try:
+        lib = ctypes.CDLL(name)
+        used = lib.sqlite3_memory_used
+    except (OSError, AttributeError):
+        return None
+    used.restype, used.argtypes = ctypes.c_int64, []
+    return used
+
+
+def sqlite_memory_used() -> int | None:
+    """Bytes SQLite's allocator holds in this process: each connection's
+    page cache (up to 2 MB each by default, filling as the file grows),
+    prepared statements and schemas. ``None`` where it cannot be asked
+    (SQLite linked into Python itself, or no shared library found)."""
+    used = _sqlite_library()
+    return None if used is None else int(used())

@@ -107,9 +107,12 @@ class BotSeats:
             raise Refused("The game is over.")
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(snap.seats):
             raise Refused("There is no such seat at this table.")
-        if snap.seats[seat].get("bot") == level:
-            raise Refused(f"{label(snap.seats[seat])} is that bot already.")
-        version = self.store.set_bot(snap.table["id"], seat, level, digest(secrets.token_urlsafe(24)))
+        was = snap.seats[seat]
+        if was.get("bot") == level:
+            raise Refused(f"{label(was)} is that bot already.")
+        told = (f"The host changed {was['name']}'s bot from {words(was['bot'])} to {words(level)}."
+                if was.get("bot") else f"The host handed {was['name']}'s seat to a bot ({words(level)}).")
+        version = self.store.set_bot(snap.table["id"], seat, level, digest(secrets.token_urlsafe(24)), told)
         self.changed(snap.code, version)
         self.bots_wanted()
         return self.snapshot(snap.code)

@@ -8,15 +8,24 @@ and no driver step ever waits on a bot's thinking. A question is plain data,
 the seat's state with its hidden parts dealt afresh (``resample_hidden``:
 what the seat cannot see never leaves this process), the level, the budget
 and the decision's seed, :func:`engine.bots.stream.decision_seed` of (the
-table's seed, the seat, how many actions the seat has in the log): so a bot's
-moves are reproducible from the table's seed, and an undone move is chosen
-again the same way.
+table's seed, the seat, the version the bot decides on): so a bot's moves
+are reproducible from the table's seed and its log (an action logged at
+version ``v`` was decided on ``v - 1``), and a move the host took back is
+decided afresh, on the undo's own version, not replayed.
+
+The driver runs while any table has a bot seat in its lobby or in play (a
+host waiting for a friend to join, a game under way), and stops after
+``BOT_IDLE_S`` with none; whatever gives a table a bot's turn again (a
+start, a rematch, an undo of a finished game, a restart) starts it through
+the app's ``changed`` hook. Its pool of thinking processes closes after the
+same time with no game in play.
 
 An answer is played through :meth:`companion.referee.Referee.act`, the path
 of a person's move (the same checks, log, narration and live updates), no
-sooner than ``BOT_PACE_S`` after the seat was first asked, so people can
-follow, and only on the version it was chosen on (``strict``; anything else
-and the bot thinks again). Its action id, ``bot-seat<seat>-v<version>``, makes it
+sooner than ``BOT_PACE_S`` after the seat was first asked on this stretch
+of the game (an undo starts a new one), so people can follow, and only on
+the version it was chosen on (``strict``; anything else and the bot thinks
+again). Its action id, ``bot-seat<seat>-v<version>``, makes it
 the same request wherever it comes from: two processes that both drive a
 table (several workers after a restart) log it once.
 
@@ -59,14 +68,11 @@ every bot's own stream (a bot's choice does not depend on it: every game's
 BROKEN_S = 30.0
 """A table whose driving raised something unexpected (a bug, logged with its
 traceback) is left alone this long, rather than failing again at every poll."""
-UNDO_HOLD = 5
-"""After an undo or a take-back, a bot waits this many paces before it moves."""
-
 
 @dataclass
 class _Job:
     version: int
-    decision: int
+    stretch: tuple[str, int, int, int]
     future: Future
     due: float
 
@@ -87,7 +93,7 @@ class Driver:
         self._thread: threading.Thread | None = None
         self._pool: ProcessPoolExecutor | None = None
         self._jobs: dict[tuple[str, int], _Job] = {}
-        self._asked: dict[tuple[str, int, int], float] = {}   # (code, seat, decision) -> when first asked
+        self._asked: dict[tuple[str, int, int, int], float] = {}   # (code, seat, decision, rewound at) -> first asked
         self._failed: set[tuple[str, int, int]] = set()       # (code, seat, version) a bot could not play
         self._broken: dict[str, float] = {}                   # code -> when driving it last raised
         self._stopping = False
@@ -122,15 +128,19 @@ class Driver:
         self._close_pool()
 
     def _run(self) -> None:
-        quiet_since = time.monotonic()
+        quiet_since = played_since = time.monotonic()
         while not self._stopping:
             try:
-                busy = self._round()
+                playing, waiting = self._round()
             except StorageError as exc:   # the database is busy or away for a moment: try again at the next poll
                 log.warning("bots: %s", exc)
-                busy = True
+                playing = waiting = True
             now = time.monotonic()
-            if busy:
+            if playing:
+                played_since = now
+            elif now - played_since > self.idle:
+                self._close_pool()        # its processes hold memory; the next game's first question starts it again
+            if playing or waiting:
                 quiet_since = now
             elif now - quiet_since > self.idle:
                 self._close_pool()
@@ -150,9 +160,11 @@ class Driver:
         due = [job.due - now for job in self._jobs.values() if job.future.done()]
         return max(0.0, min([self.poll, *due]))
 
-    def _round(self) -> bool:
-        """One look at every table with a bot: whether there was any."""
-        codes = self.referee.store.bot_tables()
+    def _round(self) -> tuple[bool, bool]:
+        """One look at every table with a bot: whether one is being played,
+        and whether one waits in its lobby (its bots will play once it starts)."""
+        tables = self.referee.store.bot_tables()
+        codes = [code for code, status in tables.items() if status == "playing"]
         for key in [k for k in self._jobs if k[0] not in codes]:   # finished, undone to the lobby, forgotten
             self._jobs.pop(key).future.cancel()
         self._asked = {k: v for k, v in self._asked.items() if k[0] in codes}
@@ -170,7 +182,7 @@ class Driver:
             except Exception:  # logged with its traceback, not hidden: one broken table must not stop the others
                 log.exception("bots at %s (left alone for %g s)", code, BROKEN_S)
                 self._broken[code] = now
-        return bool(codes)
+        return bool(codes), len(tables) > len(codes)
 
     # --- one table -------------------------------------------------------------------
     def _table(self, code: str) -> None:
@@ -181,7 +193,9 @@ class Driver:
         for seat in snap.to_move():
             key = (code, seat)
             job = self._jobs.get(key)
-            if seat not in bots:                 # a person took the seat back
+            if seat not in bots or snap.game.waits(snap.state, seat):
+                # a person took the seat back, or the bot waits for another
+                # seat's answer (an offer made): asked again once the table changes
                 if job is not None:
                     self._jobs.pop(key).future.cancel()
                 continue
@@ -199,9 +213,13 @@ class Driver:
     def _ask(self, snap, seat: int, level: str) -> None:
         table = snap.table
         decision = self.referee.store.decisions(table["id"], seat)
-        first = self._asked.setdefault((snap.code, seat, decision), time.monotonic())
-        seed = decision_seed(int(table["seed"]), seat, decision)
-        dealt = decision_seed(int(table["seed"]), _HIDDEN - seat, decision)
+        # The pace counts from the first time this decision was asked for on
+        # this stretch of the game: a re-ask after a neighbour's move keeps
+        # it; after an undo the bot waits the full pace again.
+        stretch = (snap.code, seat, decision, int(table["rewound_at"]))
+        first = self._asked.setdefault(stretch, time.monotonic())
+        seed = decision_seed(int(table["seed"]), seat, snap.version)
+        dealt = decision_seed(int(table["seed"]), _HIDDEN - seat, snap.version)
         sample = snap.game.resample_hidden(snap.state, seat, dealt)
         digest = table.get("card_set")   # a custom set: the worker builds its rules from the stored zip
         card_set = (digest, self.referee.table_sets().zip_of(digest)) if digest else None
@@ -209,11 +227,7 @@ class Driver:
                               card_set=card_set)
         if future is not None:
             future.add_done_callback(lambda _: self._wake.set())
-            # Just after an undo a bot would make its undone move again at
-            # once (its stream is the same): it waits longer, so that the host
-            # can take back several moves in a row.
-            pause = self.pace * UNDO_HOLD if table["rewound_at"] == snap.version else self.pace
-            self._jobs[(snap.code, seat)] = _Job(snap.version, decision, future, first + pause)
+            self._jobs[(snap.code, seat)] = _Job(snap.version, stretch, future, first + self.pace)
 
     def _play(self, snap, seat: int, job: _Job) -> None:
         error = job.future.exception()
@@ -235,7 +249,7 @@ class Driver:
             log.error("the rules refused the bot of seat %d at %s: %s", seat + 1, snap.code, exc)
             self._failed.add((snap.code, seat, snap.version))
             return
-        self._asked.pop((snap.code, seat, job.decision), None)
+        self._asked.pop(job.stretch, None)
 
     # --- the pool ----------------------------------------------------------------------
     def _submit(self, *args, card_set: tuple[str, bytes] | None = None) -> Future | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import g, request
+from flask import current_app, g, request
 
 from companion.errors import NoToken
 from companion.security import bearer_token, host_cookie, seat_cookie
@@ -28,13 +28,23 @@ class Caller:
         return self.snap.code
 
 
+def heard(caller: Caller) -> Caller:
+    """A seat's phone asked for its table: it is there (:mod:`companion.presence`)."""
+    if caller.seat is not None:
+        presence = current_app.extensions.get("companion_presence")
+        if presence is not None:
+            seat = caller.snap.seats[caller.seat]
+            presence.heard(caller.snap.table["id"], caller.seat, seat.get("away_since") is not None)
+    return caller
+
+
 def by_cookies(code: str) -> Caller:
     """The phone's seat and host rights at this table, from its cookies."""
     snap = get_referee().snapshot(code)
     caller = Caller(snap, snap.seat_of(request.cookies.get(seat_cookie(snap.code))),
                     snap.is_host(request.cookies.get(host_cookie(snap.code))))
     g.caller = caller
-    return caller
+    return heard(caller)
 
 
 def by_cookies_at(snap: Snapshot) -> Caller:
@@ -52,7 +62,7 @@ def by_token(code: str, *, required: bool = False) -> Caller:
     snap = get_referee().snapshot(code)
     caller = Caller(snap, snap.seat_of(token), snap.is_host(token))
     g.caller = caller
-    return caller
+    return heard(caller)
 
 
 def again(caller: Caller, snap: Snapshot) -> Caller:

@@ -19,7 +19,6 @@ Flask side: :func:`open_database` opens the app's database;
 
 from __future__ import annotations
 
-import functools
 import os
 import queue
 import sqlite3
@@ -31,12 +30,14 @@ from typing import Any, Iterator
 
 from companion import checkpoints
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """1: tables, seats, the log. 2: action ids, a table's notice and rematch,
 handover links, rate-limit buckets. 3: an action's ``ends`` flag and, on
 SQLite, the trigger that moves a table on as its action is logged. 4: a
 seat's ``bot`` level (NULL: a person holds it). 5: card sets, and the set a
-table plays (NULL: the game's own). Each added in place to an older database."""
+table plays (NULL: the game's own). 6: a seat's ``took_over``, ``seen_at``
+and ``away_since`` (companion.presence), a table's ``events``. Each added in
+place to an older database."""
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS game_tables (
@@ -108,9 +109,13 @@ CREATE TABLE IF NOT EXISTS card_sets (
 )"""
 _ADDED = {  # columns newer than version 1, added to an older database in place
     "game_tables": [("notice", "TEXT"), ("rematch", "TEXT"),
-                    ("card_set", "TEXT")],  # a card_sets hash; NULL: the game's own set
+                    ("card_set", "TEXT"),   # a card_sets hash; NULL: the game's own set
+                    ("events", "TEXT")],    # the seat changes told in the log, JSON (companion.store_seats)
     "actions": [("action_id", "TEXT"), ("ends", "INTEGER NOT NULL DEFAULT 0")],
-    "seats": [("bot", "TEXT")],   # a bot's level (engine.bots.LEVELS); NULL: a person's seat
+    "seats": [("bot", "TEXT"),   # a bot's level (engine.bots.LEVELS); NULL: a person's seat
+              ("took_over", "INTEGER NOT NULL DEFAULT 0"),   # 1: a bot took over a person's seat mid-game
+              ("seen_at", "DOUBLE PRECISION"),   # when the seat's phone was last in touch (Unix time)...
+              ("away_since", "DOUBLE PRECISION")],   # ...and since when it has been away (companion.presence)
 }
 # SQLite: logging an action moves its table on in the same statement (see
 # Store.append_action), so the write is one step of SQLite's own and no
@@ -279,7 +284,12 @@ class Database:
             if depth == 0:
                 self._slots.release()
 
+    closed = False
+    """Closed by its owner (a stopping worker, a test's end): the threads that
+    keep it (companion.presence) stop rather than open it again."""
+
     def close(self) -> None:
+        self.closed = True
         if self.checkpoints is not None and self._checkpointing == os.getpid():
             checkpoints.end(self.checkpoints)
             self._checkpointing = 0   # used again: another thread
@@ -368,31 +378,3 @@ def open_database(app: Any) -> Database:
             if time.monotonic() > deadline or database.kind == "sqlite":
                 raise
             time.sleep(0.5)
-
-
-@functools.lru_cache(maxsize=1)
-def _sqlite_library() -> Any:
-    """The SQLite library Python's module uses (found by name: the module
-    does not export SQLite's own functions), or ``None``."""
-    import ctypes
-    import ctypes.util
-
-    name = ctypes.util.find_library("sqlite3")
-    if name is None:
-        return None
-    try:
-        lib = ctypes.CDLL(name)
-        used = lib.sqlite3_memory_used
-    except (OSError, AttributeError):
-        return None
-    used.restype, used.argtypes = ctypes.c_int64, []
-    return used
-
-
-def sqlite_memory_used() -> int | None:
-    """Bytes SQLite's allocator holds in this process: each connection's
-    page cache (up to 2 MB each by default, filling as the file grows),
-    prepared statements and schemas. ``None`` where it cannot be asked
-    (SQLite linked into Python itself, or no shared library found)."""
-    used = _sqlite_library()
-    return None if used is None else int(used())

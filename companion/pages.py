@@ -243,7 +243,11 @@ def claim_page(code: str, nonce: str) -> Any:
     """A handover link opened: a button, so that a link preview (a chat app
     fetching the page) does not use the link up."""
     snap = get_referee().snapshot(clean_code(code))
-    return render_template("companion/claim.html", snap=snap, game=snap.game, nonce=nonce[:64])
+    nonce = nonce[:64]
+    seat, how = get_referee().store.handover_state(snap.table["id"], nonce)
+    mine = snap.seat_of(request.cookies.get(seat_cookie(snap.code)))
+    return render_template("companion/claim.html", snap=snap, game=snap.game, nonce=nonce, how=how,
+                           seat=seat, mine=mine is not None and mine == seat)
 
 
 @bp.post("/t/<code>/claim/<nonce>")

@@ -33,7 +33,7 @@ from collections import OrderedDict
 from typing import Any, Callable
 
 from engine.core import Game, IllegalAction, RulesError
-from companion.agreed import AGREED_END, TABLE, replayed
+from companion.agreed import replayed
 from companion.bot_seats import BotSeats
 from companion.errors import BadInput, Conflict, Refused
 from companion.kept import UNUSED_S
@@ -41,6 +41,7 @@ from companion.lobby import CODE_LENGTH, CODE_LENGTHS, LobbyRules, clean_code, p
 from companion.referee_caches import Caches, Entry, log_row
 from companion.snapshot import Snapshot
 from companion.store import AlreadyApplied, Logged, Store, VersionConflict
+from companion.host_moves import HostMoves
 from companion.takeback import TakeBacks
 from companion.told import lines_of, named, narrate
 from labkit import cardsets, registry
@@ -59,7 +60,7 @@ def clean_action(action: Any) -> dict[str, Any]:
     return json.loads(plain_json(action, ACTION_MAX_CHARS, "An action"))
 
 
-class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
+class Referee(Caches, LobbyRules, BotSeats, TakeBacks, HostMoves):
     def __init__(self, store: Store, *, cache_tables: int = 256, keep_states: int = 32,
                  strict_versions: bool = False, secret: bytes = b"", code_length: int = CODE_LENGTH,
                  spare_tables: int = 8) -> None:
@@ -130,7 +131,7 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
         if table["status"] == "lobby":
             return self._keep(Snapshot(table, game, self.store.seats(table["id"]), None))
         entry = self._entry(table, game)
-        return self._keep(Snapshot(table, game, entry.seats, entry.state, lines_of(entry.log)))
+        return self._keep(Snapshot(table, game, entry.seats, entry.state, lines_of(entry.log, table["events"])))
 
     def snapshot_at(self, code: str, version: int | None) -> Snapshot:
         """The table at ``version`` or later when this process has it (a
@@ -143,6 +144,16 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
             if snap is not None and snap.version >= version:
                 return snap
         return self.snapshot(code)
+
+    def has_bot(self, code: str) -> bool:
+        """Whether the table has a bot seat: from the newest snapshot this
+        process holds (a change it just made), else from the database."""
+        with self._lock:
+            table_id = self._ids.get(code)
+            snap = self._snaps.get(table_id) if table_id is not None else None
+        if snap is not None and any(s.get("bot") for s in snap.seats):
+            return True
+        return self.store.has_bot(code)
 
     def _table_lock(self, table_id: int) -> threading.Lock:
         with self._lock:
@@ -310,75 +321,8 @@ class Referee(Caches, LobbyRules, BotSeats, TakeBacks):
                 history.popitem(last=False)
             self._remember(table_id, Entry(version, snap.moves + 1, state, entry.seats, history, log,
                                            entry.rows + (log_row(seat, action),)))
-            return self._keep(Snapshot(table, snap.game, snap.seats, state, lines_of(log)))
+            return self._keep(Snapshot(table, snap.game, snap.seats, state, lines_of(log, table["events"])))
         return self._keep(Snapshot(table, snap.game, snap.seats, state, snap.log + lines))
-
-    def end_by_agreement(self, table: str | Snapshot, seen_version: Any) -> Snapshot:
-        """End the game now, scored as it stands (the host's button, when
-        everyone agrees), for a game that offers it: see :mod:`companion.agreed`."""
-        if isinstance(seen_version, bool) or not isinstance(seen_version, int):
-            raise BadInput("Send the version you saw (an integer) with the end of the game.")
-        snap = self.snapshot(table) if isinstance(table, str) else table
-        if not snap.started:
-            raise Refused("The game has not started yet.")
-        if not snap.game.ends_by_agreement:
-            raise Refused("This game cannot be ended early: it is played to its end.")
-        if snap.over:
-            raise IllegalAction("The game is over.")
-        if seen_version != snap.version:
-            raise Conflict("Someone moved just now: look again before ending the game.", snap)
-        try:
-            state = snap.game.end_by_agreement(snap.state)
-        except RulesError as exc:
-            raise IllegalAction(named(str(exc), snap)) from None
-        try:  # logged as the table's, not a seat's: a replay ends it again, an undo takes it back
-            version = self.store.append_action(snap.table["id"], snap.version, snap.moves, TABLE, dict(AGREED_END),
-                                               finished=snap.game.is_over(state))
-        except VersionConflict:
-            raise Conflict("Someone moved just now: look again before ending the game.",
-                           self.snapshot(snap.code)) from None
-        after = self._advance(snap, TABLE, dict(AGREED_END), version, state)
-        self.changed(snap.code, version)
-        return after
-
-    def undo(self, table: str | Snapshot, seen_version: Any) -> Snapshot:
-        """Take back the table's last action (the host's button for mis-taps).
-
-        The generator's state is part of the game state, so dice rolled after
-        the undone point come out the same when the same path is taken again.
-        """
-        if isinstance(seen_version, bool) or not isinstance(seen_version, int):
-            raise BadInput("Send the version you saw (an integer) with the undo.")
-        snap = self.snapshot(table) if isinstance(table, str) else table
-        code = snap.code
-        if not snap.started:
-            raise Refused("The game has not started yet.")
-        last = self._last_move_words(snap)
-        try:
-            version = self.store.undo(snap.table["id"], seen_version, f"The host took back a move: {last}")
-        except VersionConflict:
-            raise Conflict("Someone moved just now: look again before undoing.", self.snapshot(code)) from None
-        if version is None:
-            raise Refused("There is nothing to undo.")
-        self.changed(code, version)
-        with self._lock:
-            entry = self._cache.get(snap.table["id"])
-        if entry is not None:
-            earlier = [(m, s) for (m, s) in entry.history.values() if m == snap.moves - 1]
-            if earlier and entry.version == seen_version:
-                history = OrderedDict((v, ms) for v, ms in entry.history.items() if ms[0] <= snap.moves - 1)
-                history[version] = (snap.moves - 1, earlier[-1][1])   # the undo's own version (see _catch_up)
-                self._remember(snap.table["id"], Entry(version, snap.moves - 1, earlier[-1][1], entry.seats,
-                                                       history, entry.log[:-1], entry.rows[:-1]))
-        return self.snapshot(code)
-
-    def _last_move_words(self, snap: Snapshot) -> str:
-        """The table's last move in words, as the undo notice names it: the
-        first line of what it gave, the move itself (the lines after it tell
-        what followed, such as the next round's lead rolling)."""
-        entry = self._entry(snap.table, snap.game)
-        lines = entry.log[-1] if entry.log else ()
-        return lines[0] if lines else "the last move"
 
 
 class _Moved(Exception):

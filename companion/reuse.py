@@ -30,7 +30,7 @@ from jinja2.runtime import Undefined
 
 FIXED = frozenset({
     "game", "plugin", "label", "to_json", "me", "is_host", "join_url",      # per table and viewer (live.context)
-    "config", "url_for", "qr_inline", "bot_label", "bot_levels", "csrf_field",  # the app's, the same for every render
+    "config", "url_for", "qr_inline", "bot_label", "bot_levels", "bot_word", "csrf_field",  # the app's, the same for every render
     "range", "dict", "lipsum", "cycler", "joiner", "namespace",               # Jinja's own
 })
 """Names whose value is the same for every render of one part for one

@@ -152,3 +152,4 @@ class Snapshot:
 
     def public_seats(self) -> list[dict[str, Any]]:
         return [{"seat": s["seat"], "name": s["name"], "bot": s.get("bot")} for s in self.seats]
+

@@ -189,21 +189,27 @@ class Store(SeatStore, BotStore, CardSetStore, Upkeep):
                     raise VersionConflict() from None
                 raise
 
-    def undo(self, table_id: int, expected_version: int, notice: str | None = None) -> int | None:
-        """Remove the last logged action, telling every phone ``notice``;
-        returns the new version, or ``None`` when there is nothing to undo."""
+    def undo(self, table_id: int, expected_version: int, notice: str | None = None,
+             keep: int | None = None) -> int | None:
+        """Remove the logged actions after the first ``keep`` (by default the
+        last one), telling every phone ``notice``; returns the new version,
+        or ``None`` when there is nothing to undo."""
         with self.db.connect() as c:
             with c.write():
-                row = c.one("UPDATE game_tables SET version = version + 1, moves = moves - 1, "
-                            "rewound_at = version + 1, updated_at = ?, notice = ?, status = 'playing' "
-                            "WHERE id = ? AND version = ? AND moves > 0 AND status IN ('playing', 'over') "
-                            "RETURNING version, moves", (now(), notice, table_id, expected_version))
+                # ``moves > ?`` also stands for "something to undo" (moves > 0 by default)
+                row = c.one("UPDATE game_tables SET version = version + 1, "
+                            + ("moves = moves - 1" if keep is None else "moves = ?")
+                            + ", rewound_at = version + 1, updated_at = ?, notice = ?, status = 'playing' "
+                            "WHERE id = ? AND version = ? AND moves > ? AND status IN ('playing', 'over') "
+                            "RETURNING version, moves",
+                            (*(() if keep is None else (keep,)), now(), notice, table_id, expected_version,
+                             0 if keep is None else keep))
                 if row is None:
                     current = c.one("SELECT version FROM game_tables WHERE id = ?", (table_id,))
                     if current and int(current["version"]) == expected_version:
                         return None
                     raise VersionConflict()
-                c.execute("DELETE FROM actions WHERE table_id = ? AND seq = ?", (table_id, int(row["moves"]) + 1))
+                c.execute("DELETE FROM actions WHERE table_id = ? AND seq > ?", (table_id, int(row["moves"])))
         return int(row["version"])
 
     def take_back(self, table_id: int, expected_version: int, seq: int, seat: int, notice: str) -> int:

@@ -8,20 +8,28 @@ from __future__ import annotations
 from typing import Any
 
 from companion.errors import NotFound
-from companion.store_words import now
+from companion.store_words import now, tell
 
 
 class BotStore:
     db: Any
     _bump: Any
 
-    def bot_tables(self) -> list[str]:
-        """The codes of the tables being played with a bot seat: what a
-        bot driver watches (one indexed query, whatever else the server holds)."""
+    def bot_tables(self) -> dict[str, str]:
+        """The tables with a bot seat that are being played or wait in their
+        lobby, code -> status: what a bot driver watches (one indexed query,
+        whatever else the server holds)."""
         with self.db.connect() as c:
-            rows = c.all("SELECT code FROM game_tables t WHERE status = 'playing' AND EXISTS "
+            rows = c.all("SELECT code, status FROM game_tables t WHERE status IN ('lobby', 'playing') AND EXISTS "
                          "(SELECT 1 FROM seats s WHERE s.table_id = t.id AND s.bot IS NOT NULL) ORDER BY id")
-        return [str(r["code"]) for r in rows]
+        return {str(r["code"]): str(r["status"]) for r in rows}
+
+    def has_bot(self, code: str) -> bool:
+        """Whether the table has a bot seat."""
+        with self.db.connect() as c:
+            row = c.one("SELECT 1 AS yes FROM game_tables t JOIN seats s ON s.table_id = t.id "
+                        "WHERE t.code = ? AND s.bot IS NOT NULL LIMIT 1", (code,))
+        return row is not None
 
     def decisions(self, table_id: int, seat: int) -> int:
         """How many actions of ``seat`` the log holds: the number of the
@@ -31,16 +39,22 @@ class BotStore:
             row = c.one("SELECT COUNT(*) AS n FROM actions WHERE table_id = ? AND seat = ?", (table_id, seat))
         return int(row["n"]) if row else 0
 
-    def set_bot(self, table_id: int, seat: int, level: str, token_digest: str) -> int:
+    def set_bot(self, table_id: int, seat: int, level: str, token_digest: str, words: str) -> int:
         """Hand a seat to a bot of ``level`` mid-game, with a secret no phone
-        holds (the phone that had the seat loses it). Returns the new version."""
+        holds (the phone that had the seat loses it), or give a bot's seat
+        another level; ``words`` tell it in the log and the notice. Returns
+        the new version."""
         with self.db.connect() as c:
             with c.write():
-                row = c.one("UPDATE seats SET bot = ?, token = ?, joined_at = ? WHERE table_id = ? AND seat = ? "
+                version = self._bump(c, table_id, None)
+                # took_over: a person had the seat (once, or until now), so it can be given "back"
+                row = c.one("UPDATE seats SET took_over = CASE WHEN bot IS NULL THEN 1 ELSE took_over END, "
+                            "bot = ?, token = ?, joined_at = ?, away_since = NULL WHERE table_id = ? AND seat = ? "
                             "RETURNING seat", (level, token_digest, now(), table_id, seat))
                 if row is None:
                     raise NotFound(f"There is no seat {seat + 1} at this table.")
                 # a link waiting for this seat would give it to a phone behind the bot's back
                 c.execute("DELETE FROM handovers WHERE table_id = ? AND seat = ? AND used_at IS NULL",
                           (table_id, seat))
-                return self._bump(c, table_id, None)
+                tell(c, table_id, words)
+                return version

@@ -20,7 +20,7 @@ from typing import Any, Iterator
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from companion import live
-from companion.caller import by_cookies, by_cookies_at
+from companion.caller import by_cookies, by_cookies_at, heard
 from companion.errors import TooMany
 from companion.security import client_address
 from companion.hub import HEARTBEAT_S
@@ -126,6 +126,7 @@ def events(code: str) -> Any:
                     # an event, not a comment: the page sees it, and says so
                     # when none has come for a while (companion.js)
                     yield "event: heartbeat\ndata: still here\n\n"
+                    heard(caller)   # the page is open: its player is at the table
                     # A change whose news was missed (another worker's) is
                     # looked for without a turn: every stream does this every
                     # heartbeat, 50 a second at 50 tables, and almost always

@@ -45,7 +45,7 @@ from typing import Any, Callable, Iterable
 
 from engine.bots.report import quantile
 from companion import allocator
-from companion.db import sqlite_memory_used
+from companion.allocator import sqlite_memory_used
 
 BLOCKS_EVERY_S = 30.0
 

@@ -42,8 +42,26 @@ def agreed_end_words(game: Game, after: Any, names: list[str]) -> tuple[str, ...
     return (said + ".",)
 
 
-def lines_of(log: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
-    return tuple(line for lines in log for line in lines)
+def lines_of(log: tuple[tuple[str, ...], ...], events: Any = ()) -> tuple[str, ...]:
+    """The log's lines, move after move, with each seat change (``(moves
+    made before it, its words)``, :func:`companion.store_words.tell`) after
+    the lines of the moves made before it.
+
+    >>> lines_of((("Ada rolled.",), ("Bo bet.", "Bo leads.")), ((1, "The host handed Bo's seat to a bot."),))
+    ('Ada rolled.', "The host handed Bo's seat to a bot.", 'Bo bet.', 'Bo leads.')
+    """
+    if not events:
+        return tuple(line for lines in log for line in lines)
+    out: list[str] = []
+    pending = sorted(events, key=lambda e: e[0])
+    k = 0
+    for m, lines in enumerate(log):
+        while k < len(pending) and pending[k][0] <= m:
+            out.append(pending[k][1])
+            k += 1
+        out.extend(lines)
+    out.extend(words for _, words in pending[k:])
+    return tuple(out)
 
 
 def named(sentence: str, snap: Snapshot) -> str:

@@ -235,6 +235,14 @@ class Game(abc.ABC, Generic[S]):
         from what ``seat`` may not see."""
         return self.actions(state, seat)
 
+    def waits(self, state: S, seat: int) -> bool:
+        """Whether ``seat``'s bot makes no move now and waits for another
+        seat's (in a phase where several may act at once: an offer made,
+        its answer awaited). Its :meth:`proposals` are then empty; the arena
+        and the table ask the other seats, and ask this one again once the
+        state has changed. By default a bot never waits."""
+        return False
+
     # --- what a balance report asks (labkit balance); optional ---------------
     def card_names(self) -> dict[str, str]:
         """Every card of the set a balance report follows, by id, with the

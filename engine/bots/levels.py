@@ -68,16 +68,27 @@ class Budget:
 
 def next_mover(game: Game, state, rng: Rng) -> int:
     """Which of the seats free to move moves next (in a simultaneous phase):
-    drawn, as at a table where nobody waits for a particular one. The arena
-    and the planner's rollouts both play by it."""
+    drawn, as at a table where nobody waits for a particular one, among those
+    whose bot does not wait for another's answer (:meth:`Game.waits`). The
+    arena and the planner's rollouts both play by it."""
     movers = game.to_move(state)
-    return movers[rng.below(len(movers))] if len(movers) > 1 else movers[0]
+    if len(movers) > 1:
+        ready = [m for m in movers if not game.waits(state, m)] or movers
+        return ready[rng.below(len(ready))] if len(ready) > 1 else ready[0]
+    return movers[0]
 
 
 def play_random(game: Game, state, seat: int, rng: Rng, budget: Budget, clock: Clock | None = None) -> Action:
-    """A uniform legal action: today's test robot, promoted. It reads only
-    the actions the seat is offered, so it needs no determinisation."""
-    return rng.choice(game.actions(state, seat))
+    """A uniform choice among the actions a bot weighs (:meth:`Game.proposals`:
+    every legal action unless the game offers fewer, always from what the
+    seat sees), so it needs no determinisation."""
+    return rng.choice(weighed(game, state, seat))
+
+
+def weighed(game: Game, state, seat: int) -> list[Action]:
+    """The seat's proposals; a bot asked while it waits (the arena asks no
+    such seat when another may move) takes any legal action."""
+    return game.proposals(state, seat) or game.actions(state, seat)
 
 
 def ranked(game: Game, state, seat: int, options: list[Action]) -> list[float]:
@@ -95,7 +106,7 @@ def best(values: list[float], rng: Rng) -> int:
 def play_greedy(game: Game, state, seat: int, rng: Rng, budget: Budget, clock: Clock | None = None) -> Action:
     """The action that scores best one step ahead by ``game.evaluate``, on
     one determinisation of what the seat cannot see."""
-    options = game.proposals(state, seat)
+    options = weighed(game, state, seat)
     if len(options) == 1:
         return options[0]
     sample = game.resample_hidden(state, seat, rng.next64())

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 
-from engine.bots.levels import Budget, Clock, best, next_mover, ranked
+from engine.bots.levels import Budget, Clock, weighed, best, next_mover, ranked
 from engine.core import Action, Game
 from engine.rng import Rng
 
@@ -47,7 +47,7 @@ def rollout(game: Game, state, seat: int, rng: Rng, budget: Budget):
             break
         mover = next_mover(game, state, rng)
         if budget.rollout == "greedy":
-            options = game.proposals(state, mover)
+            options = weighed(game, state, mover)
             if len(options) > budget.sample:
                 options = _some(options, budget.sample, rng)
             pick = options[best(ranked(game, state, mover, options), rng)] if len(options) > 1 else options[0]
@@ -77,7 +77,7 @@ def candidates(game: Game, sample, seat: int, options: list[Action], rng: Rng, w
 
 def plan(game: Game, state, seat: int, rng: Rng, budget: Budget, clock: Clock | None = None) -> Action:
     """The planner's action for ``seat`` in ``state`` (see the module's words)."""
-    options = game.proposals(state, seat)
+    options = weighed(game, state, seat)
     if len(options) == 1:
         return options[0]
     started = clock() if clock is not None and budget.seconds is not None else None

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from engine.compounded import discover, fires, lab, reactions, research, study, tools, uses  # noqa: F401  (they register their steps)
+from engine.compounded import bot_trades
 from engine.compounded.cards import CompoundedCards
 from engine.compounded.flow import Rules
 from engine.compounded.evaluate import evaluate
@@ -126,6 +127,15 @@ class Compounded(Game[State]):
         """The score track plus what is in reach, against the best other
         scientist (:mod:`engine.compounded.evaluate`)."""
         return evaluate(self.rules, state, seat)
+
+    def proposals(self, state: State, seat: int) -> list[Action]:
+        """Every action, but in the free trades only the steps of one
+        exchange worth offering, and none while the bot's offer waits for its
+        answer (:mod:`engine.compounded.bot_trades`)."""
+        return bot_trades.proposals(self.rules, state, seat, self.rules.actions(state, seat))
+
+    def waits(self, state: State, seat: int) -> bool:
+        return bot_trades.waits(state, seat)
 
     def card_names(self) -> dict[str, str]:
         return uses.card_names(self.cards)

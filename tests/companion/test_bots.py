@@ -57,7 +57,8 @@ def _bot_table(app: Any, game: str, levels: list[str], host: Phone | None = None
 def _check_moves(referee: Any, code: str) -> None:
     """Every logged move is a legal one, and every bot's move is what its
     level chooses on the state before it, from the stream of (the table's
-    seed, its seat, how many moves the seat had made): reproducible."""
+    seed, its seat, the version it decided on: the one before its row's):
+    reproducible from the log."""
     snap = referee.snapshot(code)
     game, table = snap.game, snap.table
     # The bots go on playing after the snapshot: replay only the moves it holds.
@@ -65,12 +66,10 @@ def _check_moves(referee: Any, code: str) -> None:
     assert len(rows) == snap.moves
     levels = {s["seat"]: s["bot"] for s in snap.seats}
     state = game.setup(table["players"], table["seed"], table["options"])
-    made = [0] * table["players"]
     for row in rows:
         if levels.get(row.seat):
-            rng = decision_rng(table["seed"], row.seat, made[row.seat])
+            rng = decision_rng(table["seed"], row.seat, row.version - 1)
             assert choose(game, state, row.seat, levels[row.seat], rng) == row.action, row.seq
-        made[row.seat] += 1
         state = game.apply(state, row.seat, row.action)
         game.check(state)
     assert game.to_dict(state) == game.to_dict(snap.state)
@@ -163,21 +162,93 @@ def test_bots_move_at_a_readable_pace(tmp_path: Path, toy: Any) -> None:
         app.extensions["companion_store"].db.close()
 
 
-def test_after_an_undo_a_bot_waits_longer(tmp_path: Path, toy: Any) -> None:
-    app = make_app(tmp_path, BOT_PACE_S=0.1, BOT_POLL_S=0.02)
+def test_after_an_undo_a_bot_decides_afresh_after_the_usual_pace(tmp_path: Path, toy: Any) -> None:
+    """The host takes back the bot's move: the bot decides again on the undo's
+    own version (a fresh stream, not a replay of what was taken back), no
+    sooner than its pace after the undo."""
+    app = make_app(tmp_path, BOT_PACE_S=0.3, BOT_POLL_S=0.02)
     try:
         host, ada, code = _ada_against_a_bot(app)
         referee = app.extensions["companion_referee"]
-        _wait(lambda: referee.snapshot(code).moves == 0 and 1 in referee.snapshot(code).to_move())
         _wait(lambda: referee.snapshot(code).moves == 1)            # the bot's bet
-        bet = referee.store.log(referee.snapshot(code).table["id"])[0].action
         assert host.post(f"/t/{code}/undo", {"version": str(host.version(code))}).status_code == 200
-        undone = time.monotonic()
-        _wait(lambda: referee.snapshot(code).moves == 1)            # the same bet again, after 5 paces
-        assert time.monotonic() - undone >= 0.4
-        assert referee.store.log(referee.snapshot(code).table["id"])[0].action == bet
+        undone, undo_version = time.monotonic(), referee.snapshot(code).version
+        _wait(lambda: referee.snapshot(code).moves == 1)            # its bet, decided again
+        assert time.monotonic() - undone >= 0.28
+        row = referee.store.log(referee.snapshot(code).table["id"])[0]
+        assert row.seat == 1 and row.version == undo_version + 1   # decided on the undo's version
+        _check_moves(referee, code)
     finally:
         app.extensions["companion_bots"].stop()
+        app.extensions["companion_store"].db.close()
+
+
+def test_the_host_s_undo_wins_over_the_bots_that_moved_meanwhile(tmp_path: Path, toy: Any) -> None:
+    """The host saw their own move and tapped undo; a bot moved in between.
+    The undo takes back the host's move and the bot's after it (which
+    followed from it), rather than being refused or taking back the bot's
+    alone. A person's move in between is still a conflict."""
+    app = make_app(tmp_path, BOT_PACE_S=0.05, BOT_POLL_S=0.02)
+    try:
+        host, ada, code = _ada_against_a_bot(app)
+        referee = app.extensions["companion_referee"]
+        _wait(lambda: referee.snapshot(code).moves == 1 and 0 in referee.snapshot(code).to_move())
+        assert ada.act(code, {"type": "bet", "guess": "high"}).status_code == 200
+        assert ada.act(code, {"type": "roll"}).status_code == 200
+        seen = referee.snapshot(code).version                       # the host's phone shows Ada's roll
+        _wait(lambda: referee.snapshot(code).moves == 4)            # ...and the bot bets on the next round
+        undone = host.post(f"/t/{code}/undo", {"version": str(seen)})
+        assert undone.status_code == 200, undone.data
+        snap = referee.snapshot(code)
+        assert snap.moves == 2                                      # Ada's roll and the bot's bet after it: gone
+        assert snap.table["notice"].startswith("The host took back a move: Ada")
+        assert "(and the move Bohr made after it)" in snap.table["notice"]
+        assert len(snap.log) == len(referee.snapshot(code).log) and snap.to_move() == [0]
+        # A person's move since the host looked is no bot's: the undo is refused, the table unchanged.
+        seen = snap.version
+        assert ada.act(code, {"type": "roll"}, version=seen).status_code == 200
+        moves = referee.snapshot(code).moves
+        refused = host.post(f"/t/{code}/undo", {"version": str(seen)})
+        assert refused.status_code == 409 and referee.snapshot(code).moves >= moves
+    finally:
+        app.extensions["companion_bots"].stop()
+        app.extensions["companion_store"].db.close()
+
+
+def test_bots_wake_after_waiting_longer_than_their_idle_timer(tmp_path: Path, toy: Any) -> None:
+    """The host seats bots and waits in the lobby longer than the bots'
+    idle timer, starts: the bots play. The game ends, the host looks at the
+    score longer than the timer, asks for a rematch, waits again, starts:
+    the bots play. A finished game undone after the timer: the bots finish it."""
+    idle = 0.3
+    app = make_app(tmp_path, BOT_PACE_S=0, BOT_POLL_S=0.02, BOT_IDLE_S=idle)
+    driver, referee = app.extensions["companion_bots"], app.extensions["companion_referee"]
+    assert driver.idle == idle
+    try:
+        host = Phone(app)
+        code = host.create()
+        for level in ("easy", "medium"):
+            host.post(f"/t/{code}/bots", {"level": level})
+        time.sleep(3 * idle)                                       # a friend looks for the link
+        assert host.post(f"/t/{code}/start", {"version": str(host.version(code))}).status_code == 200
+        _wait(lambda: referee.snapshot(code).over, 20)
+
+        time.sleep(3 * idle)                                       # everyone reads the score
+        assert not driver.running                                  # nothing to drive: the driver stopped
+        assert host.post(f"/t/{code}/rematch", htmx=False).status_code == 303
+        new = referee.snapshot(code).table["rematch"]
+        time.sleep(3 * idle)
+        assert host.post(f"/t/{new}/start", {"version": str(host.version(new))}).status_code == 200
+        _wait(lambda: referee.snapshot(new).over, 20)
+        _check_moves(referee, new)
+
+        time.sleep(3 * idle)
+        assert not driver.running
+        assert host.post(f"/t/{new}/undo", {"version": str(host.version(new))}).status_code == 200
+        assert not referee.snapshot(new).over
+        _wait(lambda: referee.snapshot(new).over, 20)
+    finally:
+        driver.stop()
         app.extensions["companion_store"].db.close()
 
 

@@ -137,7 +137,7 @@ def test_sqlite_s_own_memory_is_read_and_grows_with_a_connection_s_page_cache(tm
     worker's connections, which fill as the database grows."""
     import sqlite3
 
-    from companion.db import sqlite_memory_used
+    from companion.allocator import sqlite_memory_used
 
     before = sqlite_memory_used()
     if before is None:

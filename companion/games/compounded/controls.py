@@ -16,6 +16,7 @@ import json
 from collections import defaultdict
 from typing import Any
 
+from engine.compounded.discover import MAX_OFFERS
 from engine.compounded.state import cell_of, tool_of
 
 ELEMENT_WORDS = {"H": "Hydrogen", "O": "Oxygen", "N": "Nitrogen", "C": "Carbon", "Ca": "Calcium", "S": "Sulfur"}
@@ -145,8 +146,12 @@ def _trade(b: Any, p: Panel, task: dict[str, Any]) -> tuple[str, dict[str, Any]]
         prompt = f"Your offer is with {offer['to']}: wait for the answer, or cancel it."
     elif offer:
         prompt = f"Build your offer to {offer['to']}: what you give and what you ask, then propose it."
-    else:
+    elif p.of("trade_with"):
         prompt = "Trade with another scientist, or say you are done trading."
+    elif task["opened"][me] >= MAX_OFFERS:
+        prompt = f"You have opened {MAX_OFFERS} offers this phase, as many as the table allows: say you are done trading."
+    else:
+        prompt = "Everyone else is done trading: say you are done trading too."
     return prompt, {"trade": {"offer": offer, "incoming": incoming, "others": others, "done": done}}
 
 

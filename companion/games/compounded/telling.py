@@ -85,19 +85,19 @@ def _mine(t: Told) -> dict[str, Any]:
 
 
 def _trade(t: Told) -> list[str]:
+    """An offer is told once it is shown (proposed), whole; writing it (opening
+    it, each element added, dropping it unshown) is seen on the phones' offer
+    panels as it happens and leaves no line: a table trading at once filled
+    the log with a line an element."""
     kind, a = t.a["type"], t.a
-    if kind == "trade_with":
-        return [f"{t.who} opened a trade offer to {t.name(a['seat'])}."]
-    if kind in ("offer_give", "offer_ask", "propose", "cancel_offer"):
+    if kind in ("trade_with", "offer_give", "offer_ask"):
+        return []
+    if kind in ("propose", "cancel_offer"):
         mine = _mine(t)
         to = t.name(mine["to"])
-        if kind == "offer_give":
-            return [f"{t.who} offered {to} 1 {ELEMENT_WORDS[a['element']]}."]
-        if kind == "offer_ask":
-            return [f"{t.who} asked {to} for 1 {ELEMENT_WORDS[a['element']]}."]
         if kind == "propose":
             return [f"{t.who} proposed a trade to {to}: {gems(mine['give'])} for {gems(mine['get'])}."]
-        return [f"{t.who} cancelled the offer to {to}."]
+        return [f"{t.who} withdrew the offer to {to}."] if mine.get("proposed") else []
     if kind in ("accept", "decline"):
         offer, giver = _offer(t, a["seat"], t.seat), t.name(a["seat"])
         if kind == "decline":

@@ -223,8 +223,11 @@ def prompt(view, seat, by_type) -> str:
     if me["pending"]:
         left = ", ".join(f"{e} ({SOURCE_WORDS.get(src, src)})" for e, src in me["pending"])
         return f"To notate: {left}. Tap an empty space, then the element."
+    if by_type["finish"] and by_type["bond"]:
+        return ("Draw bonds to your new elements (tap a blue mark between two elements on your sheet), "
+                "claim a notecard, or finish your turn.")
     if by_type["finish"]:
-        return "Draw bonds to your new elements, claim a notecard, or finish your turn."
+        return "Claim a notecard, or finish your turn."
     return ""
 
 

@@ -99,7 +99,10 @@ def gaps(field: FieldLayout, spaces: str, bonds: list[Any], offered_bonds: set[t
     for a, b in field.neighbours:
         if all_gaps or (spaces[a] in ELEMENT_NAMES and spaces[b] in ELEMENT_NAMES):
             (ax, ay), (bx, by) = _centre(field, a), _centre(field, b)
+            # the stroke a tap would draw, from circle to circle (shown where it is offered)
+            (x1, y1, x2, y2), = bond_lines((ax, ay), (bx, by), 1, BOND_SPREAD, SPACE_R + 0.02)
             out.append({"a": a, "b": b, "x": round((ax + bx) / 2, 3), "y": round((ay + by) / 2, 3),
+                        "x1": round(x1, 3), "y1": round(y1, 3), "x2": round(x2, 3), "y2": round(y2, 3),
                         "offered": (a, b) in offered_bonds, "order": existing.get((a, b), 0),
                         "name": f"{field.spaces[a].label}\u2013{field.spaces[b].label}"})
     return out

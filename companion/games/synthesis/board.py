@@ -185,8 +185,12 @@ class Table:
         if v["phase"] == "choose":
             return f"{snap.name(0)} chooses which goal cards to keep."
         if v["phase"] == "roll":
-            return (f"Turn {v['turn']} of {self.game.rules.turns}: {snap.name(v['roller'])} holds "
-                    f"{self.cards.rules.disc.roller} and rolls the dice.")
+            yellow = self.cards.rules.disc.roller
+            if v["seats"][v["roller"]]["colour"] == yellow:
+                return (f"Turn {v['turn']} of {self.game.rules.turns}: {snap.name(v['roller'])} holds "
+                        f"{yellow} and rolls the dice.")
+            return (f"Turn {v['turn']} of {self.game.rules.turns}: nobody holds {yellow}, so "
+                    f"{snap.name(v['roller'])}, the first name after it, rolls the dice.")
         if v["phase"] == "synthesis":
             r = self.roll()
             return (f"Turn {v['turn']}: everyone draws {an(r['name'])} ({r['mutation_name']})."
@@ -212,7 +216,12 @@ class Table:
         if ctl["kind"] == "choose":
             return "Keep one Molecular Chain card and one Molecular Pattern card."
         if ctl["kind"] == "roll":
-            return "You hold yellow: roll the Bond and Mutation dice."
+            yellow = self.cards.rules.disc.roller
+            if colour == yellow:
+                return f"You hold {yellow}: roll the Bond and Mutation dice."
+            # fewer names than colours: nobody faces yellow (docs/design/synthesis.md, reading 3)
+            return (f"Nobody holds {yellow} this turn, and your name comes first after it on the disc: "
+                    "roll the Bond and Mutation dice.")
         if me["pending"]:
             p = me["pending"][0]
             if p["kind"] == "elemental":

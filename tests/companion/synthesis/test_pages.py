@@ -353,3 +353,27 @@ def test_done_with_free_bonds_asks_first_when_some_are_not_drawn():
     assert done["confirm"] == "Done? The free bonds you have not drawn are lost."
     assert not controls(game, {"phase": "final"}, [finish])["buttons"][0]["confirm"]
     assert not controls(game, {"phase": "synthesis"}, [free, finish])["buttons"][0]["confirm"]
+
+
+def test_the_roller_is_told_the_colour_they_hold() -> None:
+    """Rule: "The player whose name is aligned with yellow rolls the two dice";
+    with fewer names than colours nobody may face yellow, and the first name
+    after it rolls (docs/design/synthesis.md, reading 3). The phone then does
+    not say "You hold yellow" beside a seat that holds another colour."""
+    from companion.games.synthesis.board import Table
+
+    g = game()
+    rng = random.Random(4)
+    s, told = g.setup(2, 5), {}
+    while not g.is_over(s) and len(told) < 2:
+        seat = g.to_move(s)[0]
+        actions = g.actions(s, seat)
+        if actions == [{"type": "roll"}]:
+            colour = g.view(s, seat)["seats"][seat]["colour"]
+            shown = Table(snapshot(s))
+            said = shown.prompt(seat, {"kind": "roll", "buttons": [], "free": False})
+            told[colour == "yellow"] = said
+            assert ("You hold yellow" in said) == (colour == "yellow"), (colour, said)
+            assert ("nobody holds yellow" in shown.status()) == (colour != "yellow"), (colour, shown.status())
+        s = g.apply(s, seat, builder(rng, g, s, seat, actions))
+    assert set(told) == {True, False}, told      # both kinds of turn were met

@@ -162,23 +162,43 @@
   var polling = null;
   function poll() {
     var stream = document.getElementById("stream");
-    if (polling || !stream || !window.htmx) return;
+    if (polling || down || !stream || !window.htmx) return;
     var every = parseInt(stream.dataset.pollMs, 10) || 2000;
     polling = window.setInterval(function () {
       var v = shownVersion();
-      window.htmx.ajax("GET", stream.dataset.poll + "?since=" + (isNaN(v) ? -1 : v),
+      // htmx answers with a promise: a failed poll is told by htmx:sendError, not left unhandled
+      var asked = window.htmx.ajax("GET", stream.dataset.poll + "?since=" + (isNaN(v) ? -1 : v),
         { target: "#live", swap: "morph" });
+      if (asked && asked.catch) asked.catch(function () { /* htmx:sendError says it */ });
     }, every);
   }
+  function stopPolling() {
+    if (polling) { window.clearInterval(polling); polling = null; }
+  }
   document.addEventListener("DOMContentLoaded", function () { if (!window.EventSource) poll(); });
+
   // --- the connection, said on every phone --------------------------------------
   // The stream's error comes at once when the server goes away; a heartbeat
-  // event every few seconds tells a silent drop (a phone off the Wi-Fi). The
-  // first failed reconnect, or a stream refused (429), and the page polls
-  // instead: a proxy that blocks streams costs a second, not five retries.
+  // event every few seconds tells a silent drop (a phone off the Wi-Fi). A
+  // stream refused (429), or one that fails again while the server answers,
+  // and the page polls instead: a proxy that blocks streams costs a second.
+  //
+  // While the server cannot be reached the page stays quiet: the stream is
+  // closed (the browser would retry it every second, each retry an error) and
+  // one small request asks after the table, less and less often (1 s, 2 s,
+  // 3 s, then every 5 s). When it answers, the stream opens again from the
+  // version shown, and a move tapped meanwhile is sent then, with the id it
+  // was given when tapped (the server applies it once, or says why not).
   var LOST = "The connection to the table was lost: trying again. Moves made now may not arrive.";
+  var DOWN = "The table's server cannot be reached: the page keeps asking, quietly. Check the Wi-Fi.";
+  var KEPT = "No connection: your move is kept, and sent as soon as the table is back.";
   var streamErrors = 0;
   var lastBeat = Date.now();
+  var down = false;         // the server did not answer: the stream is closed and the page asks after it
+  var source = null;        // the stream's EventSource, while open
+  var streamUrl = null;     // its address, while it is closed
+  var probing = null, probeDelay = 0;
+  var queued = null;        // {version, action_id, action, origin}: a move tapped while the table was away
   function beat() {   // the stream is alive: whatever said otherwise was wrong by now
     var late = Date.now() - lastBeat;
     lastBeat = Date.now();
@@ -191,18 +211,85 @@
     var old = document.getElementById("banner");
     if (old && old.dataset.kind === "network") old.remove();
   }
+  function closeStream() {
+    var stream = document.getElementById("stream");
+    if (stream && stream.hasAttribute("sse-connect")) {
+      // the extension reconnects a closed stream by this attribute: without it, it stays closed
+      streamUrl = stream.getAttribute("sse-connect");
+      stream.removeAttribute("sse-connect");
+    }
+    if (source) { source.close(); source = null; }
+  }
+  function openStream() {
+    var stream = document.getElementById("stream");
+    if (!stream || !streamUrl || !window.htmx) return;
+    var v = shownVersion();
+    var fresh = stream.cloneNode(true);   // a new element: htmx and its extension start its stream afresh
+    fresh.setAttribute("sse-connect", streamUrl.replace(/([?&]since=)-?\d+/, "$1" + (isNaN(v) ? -1 : v)));
+    streamUrl = null;
+    stream.replaceWith(fresh);
+    window.htmx.process(fresh);
+  }
+  function goneAway() {
+    if (down) return;
+    down = true;
+    stopPolling();
+    closeStream();
+    showBanner(queued ? KEPT : DOWN, "network");
+    probeDelay = 0;
+    probe();
+  }
+  function probe() {
+    var stream = document.getElementById("stream");
+    if (!stream || probing) return;
+    probeDelay = Math.min(probeDelay + 1000, 5000);
+    probing = window.setTimeout(function () {
+      var v = shownVersion();
+      var controller = window.AbortController ? new AbortController() : null;
+      var limit = controller ? window.setTimeout(function () { controller.abort(); }, 4000) : null;
+      fetch(stream.dataset.poll + "?since=" + (isNaN(v) ? -1 : v),
+            { cache: "no-store", credentials: "same-origin", signal: controller ? controller.signal : undefined })
+        .then(function (answer) {
+          probing = null;
+          if (limit) window.clearTimeout(limit);
+          if (answer.status >= 500 || answer.status === 0) { probe(); return; }
+          back();
+        })
+        .catch(function () { probing = null; if (limit) window.clearTimeout(limit); probe(); });
+    }, probeDelay);
+  }
+  function back() {
+    if (!down) return;
+    down = false;
+    streamErrors = 0;
+    found();
+    if (window.EventSource) openStream(); else poll();
+    if (queued) {
+      var kept = queued;
+      queued = null;
+      send(kept);
+    }
+  }
   document.addEventListener("htmx:sseError", function (evt) {
+    var src = evt.detail && evt.detail.source;
+    if (down) { if (src) src.close(); return; }
     lost();
-    var source = evt.detail && evt.detail.source;
     // a stream refused (429) is closed before it ever opened: poll at once
-    if (++streamErrors >= 2 || (source && source.readyState === 2 && !source.__watched)) poll();
+    if (src && src.readyState === 2 && !src.__watched) { poll(); return; }
+    if (++streamErrors >= 2) { poll(); return; }
+    // Is it the server, or only the stream? One question tells.
+    var stream = document.getElementById("stream");
+    if (!stream) return;
+    fetch(stream.dataset.poll + "?since=" + shownVersion(), { cache: "no-store", credentials: "same-origin" })
+      .then(function (answer) { if (answer.status >= 500) goneAway(); })
+      .catch(goneAway);
   });
   document.addEventListener("htmx:sseOpen", function (evt) {
     streamErrors = 0;
     beat();
     found();
-    if (polling) { window.clearInterval(polling); polling = null; }   // the stream is back: it brings the changes
-    var source = evt.detail && evt.detail.source;
+    stopPolling();   // the stream is back: it brings the changes
+    source = evt.detail && evt.detail.source;
     if (source && !source.__watched) {
       source.__watched = true;   // opened, and listened to
       source.addEventListener("heartbeat", beat);
@@ -211,7 +298,7 @@
   });
   window.setInterval(function () {
     var stream = document.getElementById("stream");
-    if (!stream || polling || !window.EventSource) return;
+    if (!stream || polling || down || !window.EventSource) return;
     var every = parseInt(stream.dataset.heartbeatMs, 10) || 4000;
     if (Date.now() - lastBeat > every + 1000) lost();
   }, 1000);
@@ -231,9 +318,23 @@
       ? xhr.responseText : "The server could not do that (" + (xhr ? xhr.status : "?") + ").";
     showBanner(text);
   });
-  document.addEventListener("htmx:sendError", function () {
-    showBanner("The table's server cannot be reached. Check the Wi-Fi; the page keeps trying.");
-  });
+  // A request that could not reach the server: a move is kept and sent when
+  // the table is back (its id makes the second sending the same request);
+  // anything else is said not to have been sent.
+  function unsent(evt) {
+    var form = evt.detail && evt.detail.elt;
+    if (form && form.id === "act-form") {
+      if (!queued) queued = sentOf(form);
+      goneAway();
+      showBanner(KEPT, "network");
+      return;
+    }
+    if (evt.detail && evt.detail.requestConfig && evt.detail.requestConfig.verb === "get") { goneAway(); return; }
+    goneAway();
+    showBanner("That was not sent: the table's server cannot be reached. Try again when this message goes.", "network");
+  }
+  document.addEventListener("htmx:sendError", unsent);
+  document.addEventListener("htmx:timeout", unsent);
   document.addEventListener("htmx:afterRequest", function (evt) {
     if (evt.detail.successful) found();
   });
@@ -276,11 +377,30 @@
     var form = document.getElementById("act-form");
     var l = live();
     if (!form || !l) return;
-    form.elements.version.value = shownVersion();
-    form.elements.action_id.value = actionId();
-    form.elements.action.value = JSON.stringify(action);
-    form.elements.origin.value = origin || "actions";
     pending = null;
+    var move = { version: shownVersion(), action_id: actionId(), action: JSON.stringify(action),
+                 origin: origin || "actions" };
+    if (down) {   // no connection: kept (one move), or refused in words
+      if (queued) { showBanner("A move of yours already waits to be sent: this one was not kept. " +
+                               "Tap again when the table is back.", "network"); return; }
+      queued = move;
+      showBanner(KEPT, "network");
+      paint();
+      return;
+    }
+    send(move);
+  }
+  function sentOf(form) {
+    return { version: form.elements.version.value, action_id: form.elements.action_id.value,
+             action: form.elements.action.value, origin: form.elements.origin.value };
+  }
+  function send(move) {
+    var form = document.getElementById("act-form");
+    if (!form) return;
+    form.elements.version.value = move.version;
+    form.elements.action_id.value = move.action_id;
+    form.elements.action.value = move.action;
+    form.elements.origin.value = move.origin;
     if (form.requestSubmit) { form.requestSubmit(); }
     else if (window.htmx) { window.htmx.trigger(form, "submit"); }
     else { form.submit(); }

@@ -184,3 +184,59 @@ def test_a_setup_choice_made_before_the_scripts_arrive_is_still_sent(browser: An
         time.sleep(0.2)
     version = call(server.url, "GET", f"/api/tables/{code}")[1]["version"]
     assert host.input_value("#option-target") == "20" and version == made_at + 1   # sent once
+
+
+def test_an_outage_is_quiet_and_a_move_tapped_meanwhile_is_sent_once_when_back(browser: Any,
+                                                                              server_factory: Any) -> None:
+    """While the server is down an open page stays quiet (it threw an
+    uncaught error a second, and the browser retried its stream every
+    second): no uncaught error, a few failed requests, less and less often.
+    A move tapped meanwhile is kept, said to be kept, and sent once the
+    server is back, with the id it got when tapped: applied once. Another
+    tap (not a move) is said not to have been sent."""
+    import sys
+
+    server = server_factory(games=("engine.labnotes:GAME",)).start()
+    status, made = call(server.url, "POST", "/api/tables", {"game": "labnotes", "seed": 11})
+    code = made["code"]
+    tokens = [call(server.url, "POST", f"/api/tables/{code}/seats", {"name": n})[1]["token"] for n in ("Ada", "Bo")]
+    version = call(server.url, "GET", f"/api/tables/{code}")[1]["version"]
+    assert call(server.url, "POST", f"/api/tables/{code}/start", {"version": version}, made["host_token"])[0] == 200
+    ctx = browser.new_context(**PHONE)
+    ctx.add_cookies([{"name": f"labkit_seat_{code}", "value": tokens[0], "url": server.url},
+                     {"name": f"labkit_host_{code}", "value": made["host_token"], "url": server.url}])
+    page = ctx.new_page()
+    thrown: list[str] = []
+    failed: list[str] = []
+    page.on("pageerror", lambda exc: thrown.append(str(exc)))
+    page.on("console", lambda m: failed.append(m.text) if "ERR_CONNECTION_REFUSED" in m.text else None)
+    page.goto(f"{server.url}/t/{code}")
+    page.wait_for_selector('#live [data-act=\'{"type":"roll"}\']')   # Ada leads: her roll is the move
+    time.sleep(1.0)
+
+    server.stop()
+    page.wait_for_selector('#banner[data-kind="network"]', timeout=5000)
+    page.wait_for_timeout(12_000)                            # an outage longer than every retry step (events
+                                                             # reach the test only while it waits in the page)
+    print(f"12 s down: {len(thrown)} uncaught errors, {len(failed)} failed requests", file=sys.stderr)
+    assert thrown == [], thrown[:5]
+    assert len(failed) <= 8, failed                          # asked after it every 1, 2, 3, 4, 5 s: not every second
+
+    page.tap('#live [data-act=\'{"type":"roll"}\']')
+    wait_until(page, "() => (document.querySelector('#banner') || {}).textContent.includes('your move is kept')", 3)
+    page.tap("#host-tools summary")                          # the host's panel opens (no request)...
+    page.evaluate("() => document.querySelector('#host-tools form button').click()")   # ...and a tap there
+    wait_until(page, "() => (document.querySelector('#banner') || {}).textContent.includes('That was not sent')", 3)
+
+    again = server_factory(port=server.port, games=("engine.labnotes:GAME",)).start()
+    wait_until(page, f"() => document.querySelector('#live-state').dataset.version > {version + 0}", 20)
+    table = call(again.url, "GET", f"/api/tables/{code}")[1]
+    deadline = time.monotonic() + 10
+    while table["moves"] < 1:
+        assert time.monotonic() < deadline, table
+        time.sleep(0.2)
+        table = call(again.url, "GET", f"/api/tables/{code}")[1]
+    page.wait_for_timeout(1000)
+    table = call(again.url, "GET", f"/api/tables/{code}")[1]
+    assert table["moves"] == 1 and table["seats"][0]["bot"] is None, table   # the roll, once; no seat handed over
+    assert thrown == [], thrown[:5]

@@ -8,6 +8,10 @@ a new worker and asks again.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import signal
+import sys
 import time
 from typing import Any
 
@@ -21,6 +25,20 @@ _games: dict[tuple[str, str | None], Game] = {}
 """The rules of each game and card set this worker has played, made once (a card set takes a while)."""
 KEEP_GAMES = 16
 """...at most this many, the oldest forgotten first."""
+
+
+def end_with_parent() -> None:
+    """Run in each bot process as it starts: on Linux the kernel ends it when
+    the serving process that started it ends, however that ends (a worker
+    killed by gunicorn, or by kill -9): no thinking process outlives the
+    server. Elsewhere nothing is done (the pool ends its processes when the
+    serving process stops as it should)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C reaches the whole group: the server stops us
+    if not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    PR_SET_PDEATHSIG = 1
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def think(descriptor: GameDescriptor, state: dict[str, Any], seat: int, level: str, seed: int,

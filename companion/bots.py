@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING
 
 from engine.bots import Budget
 from engine.bots.stream import decision_seed
-from companion.bot_worker import think
+from companion.bot_worker import end_with_parent, think
 from companion.db import StorageError
 from companion.errors import Conflict, REFUSALS
 from labkit import registry
@@ -118,14 +118,17 @@ class Driver:
         return self._thread is not None
 
     def stop(self, timeout: float = 10.0) -> None:
-        """Stop the thread and the pool (a test, a worker shutting down)."""
+        """Stop the thread and the pool (a test, a worker shutting down),
+        waiting up to ``timeout`` for the thread and for the pool's processes
+        to end. ``timeout`` 0: only tell them to stop (a signal handler, which
+        may not wait; the worker's exit then waits)."""
         with self._lock:
             self._stopping = True
             thread = self._thread
         self._wake.set()
-        if thread is not None:
+        if timeout and thread is not None and thread is not threading.current_thread():
             thread.join(timeout)
-        self._close_pool()
+        self._close_pool(wait=bool(timeout))
 
     def _run(self) -> None:
         quiet_since = played_since = time.monotonic()
@@ -253,21 +256,31 @@ class Driver:
 
     # --- the pool ----------------------------------------------------------------------
     def _submit(self, *args, card_set: tuple[str, bytes] | None = None) -> Future | None:
+        if self._stopping:
+            return None
         if self._pool is None:
             # spawn, not fork: the serving process has threads (and their locks)
-            # that a forked child would inherit mid-use
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"))
+            # that a forked child would inherit mid-use; each process ends with
+            # this one, even killed (bot_worker.end_with_parent)
+            self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=end_with_parent)
         try:
             return self._pool.submit(think, *args, self.budget, card_set)
         except BrokenProcessPool:   # a worker died while idle: the next round starts a new pool
             log.warning("a bot worker died; starting another")
             self._close_pool()
             return None
+        except RuntimeError:
+            # The interpreter is exiting (its pools were shut down for it): the
+            # worker is stopping, and so do the bots.
+            self._stopping = True
+            return None
 
-    def _close_pool(self) -> None:
+    def _close_pool(self, wait: bool = False) -> None:
         pool, self._pool = self._pool, None
         for job in self._jobs.values():
             job.future.cancel()
         self._jobs.clear()
         if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+            # waiting reaps the processes and frees the pool's semaphores (a stopping worker)
+            pool.shutdown(wait=wait, cancel_futures=True)

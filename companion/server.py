@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import fcntl
 import ipaddress
+import os
 import socket
 import struct
 import sys
@@ -208,6 +209,8 @@ def run_gunicorn(make_app: Any, host: str, port: int, *, workers: int, threads: 
                 self.cfg.set(key, value)
 
             self.cfg.set("post_worker_init", _end_streams_on_stop)
+            self.cfg.set("worker_int", _stop_helpers)      # Ctrl-C: the worker exits at once, helpers first
+            self.cfg.set("worker_exit", _worker_exit)      # any end: the bots' processes reaped, nothing left
 
         def load(self) -> Any:
             return make_app()
@@ -230,8 +233,12 @@ def _end_streams_on_stop(worker: Any) -> None:
     previous = signal.getsignal(signal.SIGTERM)
 
     def on_term(signum: int, frame: Any) -> None:
+        # A signal handler may not wait (under gevent, a wait here raised
+        # BlockingSwitchOutError): the helpers are told to stop, and the
+        # worker's exit waits for them (_stop_helpers).
         app.extensions["companion_hub"].close()
-        app.extensions["companion_bots"].stop(timeout=1.0)
+        app.extensions["companion_bots"].stop(timeout=0)
+        app.extensions["companion_presence"].stop(timeout=0)
         if "companion_timings" in app.extensions:
             app.extensions["companion_timings"].census()
         if callable(previous):
@@ -239,3 +246,43 @@ def _end_streams_on_stop(worker: Any) -> None:
         connections.close_idle()      # the ones phones keep open between taps end now (companion/idle.py)
 
     signal.signal(signal.SIGTERM, on_term)
+
+
+def _stop_helpers(worker: Any) -> None:
+    """The worker is ending (Ctrl-C, or its exit after a stop): its helper
+    threads stop and its bot processes are ended and reaped, so the server
+    leaves no process behind and nothing to clean up (a pool not shut down
+    leaked its semaphores)."""
+    app = getattr(worker, "wsgi", None)
+    app = getattr(app, "app", app)    # the idle-connection middleware around the app
+    extensions = getattr(app, "extensions", None)
+    if not extensions:
+        return
+    extensions["companion_hub"].close()
+    extensions["companion_presence"].stop(timeout=1.0)
+    extensions["companion_bots"].stop(timeout=2.0)
+
+
+def _worker_exit(server: Any, worker: Any) -> None:
+    """The worker's last step (gunicorn calls it as the worker's process ends,
+    its exit on its way). Its helpers stopped and its database closed, a
+    gevent worker ends here: the interpreter's own teardown then had nothing
+    left to do but print "Exception ignored in _removeHandlerRef" (logging's
+    locks are gevent's, and gevent is torn down before them)."""
+    _stop_helpers(worker)
+    app = getattr(worker.wsgi, "app", worker.wsgi)
+    store = getattr(app, "extensions", {}).get("companion_store")
+    if store is not None:
+        store.db.close()
+    try:
+        from gevent import monkey
+    except ImportError:  # pragma: no cover - gevent is a dependency
+        return
+    if not monkey.is_module_patched("threading"):
+        return
+    leaving = sys.exc_info()[1]
+    code = leaving.code if isinstance(leaving, SystemExit) else (1 if leaving is not None else 0)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code if isinstance(code, int) else (0 if code is None else 1))
+

@@ -4,7 +4,9 @@ two conflicting actions sent at once, exactly one applies."""
 
 from __future__ import annotations
 
+import subprocess
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -215,3 +217,74 @@ def test_a_stopped_worker_ends_its_phones_connections_at_once(server_factory: An
         idle.close()
     said = [json.loads(line) for line in timings.read_text().splitlines()]
     assert any("left" in entry for entry in said), said[-3:]
+
+
+def _bot_table(base: str) -> str:
+    """A Lab Notes table of two bots, being played (their thinking processes started)."""
+    status, made = call(base, "POST", "/api/tables", {"game": "labnotes", "seed": 3})
+    assert status == 201, made
+    for level in ("easy", "medium"):
+        assert call(base, "POST", f"/api/tables/{made['code']}/bots", {"level": level}, made["host_token"])[0] == 201
+    version = call(base, "GET", f"/api/tables/{made['code']}")[1]["version"]
+    assert call(base, "POST", f"/api/tables/{made['code']}/start", {"version": version}, made["host_token"])[0] == 200
+    deadline = time.monotonic() + 30
+    while call(base, "GET", f"/api/tables/{made['code']}")[1]["moves"] < 2:   # the bots' processes are up
+        assert time.monotonic() < deadline, "the bots never moved"
+        time.sleep(0.1)
+    return made["code"]
+
+
+def _group(pgid: int) -> list[str]:
+    out = subprocess.run(["ps", "-eo", "pid=,pgid=,ppid=,args="], capture_output=True, text=True).stdout
+    return [line for line in out.splitlines() if line.split()[1] == str(pgid)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+def test_a_stopped_server_is_quiet_and_leaves_no_process(server_factory: Any, stop: str) -> None:
+    """Ctrl-C (SIGINT) or a service manager's stop (SIGTERM) with bots in play:
+    the server prints no traceback and no warning, and every process it
+    started (gunicorn's worker, the bots' thinking processes) is gone. Before,
+    the bots' driver printed BlockingSwitchOutError or "cannot schedule new
+    futures", the pool left "leaked semaphore objects", and a worker that did
+    not end was killed."""
+    import signal
+
+    server = server_factory(games=("engine.labnotes:GAME",)).start()
+    _bot_table(server.url)
+    assert server.proc is not None
+    assert len(_group(server.proc.pid)) >= 3               # master, worker, a bot process at least
+    server.proc.send_signal(getattr(signal, stop))
+    assert server.proc.wait(timeout=20) == 0
+    time.sleep(1.0)
+    server.log.close()
+    assert _group(server.proc.pid) == []
+    said = (server.instance.parent / f"server-{server.port}.log").read_text()
+    said = said[said.index("Listening on"):]
+    for noise in ("Traceback", "Exception ignored", "leaked", "SIGKILL", "Error", "error"):
+        assert noise not in said, said
+
+
+def test_a_killed_worker_takes_its_bot_processes_with_it(server_factory: Any) -> None:
+    """kill -9 on the worker: gunicorn starts another, the table plays on,
+    and the dead worker's thinking processes do not outlive it."""
+    import os
+    import signal
+
+    server = server_factory(games=("engine.labnotes:GAME",)).start()
+    code = _bot_table(server.url)
+    assert server.proc is not None
+    group = _group(server.proc.pid)
+    worker = next(int(line.split()[0]) for line in group if int(line.split()[2]) == server.proc.pid)
+    thinking = [int(line.split()[0]) for line in group if int(line.split()[2]) == worker]
+    assert thinking
+    os.kill(worker, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while any(str(pid) in " ".join(_group(server.proc.pid)).split() for pid in thinking):
+        assert time.monotonic() < deadline, _group(server.proc.pid)
+        time.sleep(0.2)
+    moves = call(server.url, "GET", f"/api/tables/{code}")[1]["moves"]
+    deadline = time.monotonic() + 30
+    while call(server.url, "GET", f"/api/tables/{code}")[1]["moves"] == moves:   # a new worker's bots play on
+        assert time.monotonic() < deadline
+        time.sleep(0.2)

@@ -115,7 +115,8 @@ def _gems(counts: dict[str, int]) -> str:
 # --- Discover --------------------------------------------------------------------------
 def _trade(b: Any, p: Panel, task: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     me = b.seat
-    for a in p.of("trade_with"):
+    opening = p.of("trade_with")
+    for a in opening:
         p.button(a, f"Offer a trade to {b.snap.name(a['seat'])}")
     mine = next((o for o in task["offers"] if o["from"] == me), None)
     offer = None
@@ -146,7 +147,7 @@ def _trade(b: Any, p: Panel, task: dict[str, Any]) -> tuple[str, dict[str, Any]]
         prompt = f"Your offer is with {offer['to']}: wait for the answer, or cancel it."
     elif offer:
         prompt = f"Build your offer to {offer['to']}: what you give and what you ask, then propose it."
-    elif p.of("trade_with"):
+    elif opening:
         prompt = "Trade with another scientist, or say you are done trading."
     elif task["opened"][me] >= MAX_OFFERS:
         prompt = f"You have opened {MAX_OFFERS} offers this phase, as many as the table allows: say you are done trading."

@@ -55,6 +55,7 @@ def table_json(snap: Snapshot, seat: int | None, host: bool) -> dict[str, Any]:
         "actions": snap.actions(seat),
         "view": snap.view(seat) if snap.started else None,
         "result": snap.result_dict(),
+        "notice": snap.table.get("notice"),
         "take_back": _take_back_words(snap, seat),
         "card_set": _card_set(snap),
     }

@@ -223,7 +223,12 @@ SCHEMAS: dict[str, Any] = {
                                          "description": "Chosen by the client: a retried request with the same "
                                                         "id is applied at most once."}}},
     "Seat": {"type": "object", "required": ["seat", "name"],
-             "properties": {"seat": {"type": "integer"}, "name": {"type": "string"}}},
+             "properties": {"seat": {"type": "integer"}, "name": {"type": "string"},
+                            "bot": {"type": ["string", "null"],
+                                    "description": "A bot's level (random, greedy, planner); null: a person."},
+                            "away_since": {"type": ["number", "null"],
+                                           "description": "Since when (Unix time) the seat's phone has been away "
+                                                          "from the table; null: there (or a bot)."}}},
     "Table": {"type": "object",
               "required": ["code", "game", "title", "status", "version", "moves", "min_players", "max_players",
                            "seats", "you", "to_move", "actions", "view", "result"],
@@ -239,6 +244,9 @@ SCHEMAS: dict[str, Any] = {
                   "actions": {"type": "array", "items": _ACTION},
                   "view": {"type": ["object", "null"], "description": "What your seat may see (the engine's view)."},
                   "result": {"oneOf": [{"type": "null"}, {"$ref": "#/components/schemas/Result"}]},
+                  "notice": {"type": ["string", "null"],
+                             "description": "What every phone is told of this version (an undo, a seat "
+                                            "handed to a bot, a phone away), in words; null: nothing."},
                   "take_back": {"type": ["string", "null"],
                                 "description": "The move your seat may take back now, in words (null: none)."},
                   "card_set": {"oneOf": [{"type": "null"}, {"$ref": "#/components/schemas/CardSet"}],

@@ -151,5 +151,6 @@ class Snapshot:
         return self.log
 
     def public_seats(self) -> list[dict[str, Any]]:
-        return [{"seat": s["seat"], "name": s["name"], "bot": s.get("bot")} for s in self.seats]
+        return [{"seat": s["seat"], "name": s["name"], "bot": s.get("bot"), "away_since": s.get("away_since")}
+                for s in self.seats]
 

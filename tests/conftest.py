@@ -49,8 +49,11 @@ class Server:
     """``python -m companion`` on loopback, as a phone would reach it."""
 
     def __init__(self, instance: Path, port: int | None = None, database_url: str | None = None,
-                 extra: list[str] | None = None, games: tuple[str, ...] = ()) -> None:
+                 extra: list[str] | None = None, games: tuple[str, ...] = (),
+                 env: dict[str, str] | None = None) -> None:
         self.instance = instance
+        self.env = dict(env or {})
+        """Settings for the server (``LABKIT_*`` variables: timers made short, say)."""
         self.games = ("tests.toygame:GAME", *games)
         """Games named for this server beside the installed ones (``module:GAME``)."""
         self.port = port or free_port()
@@ -72,6 +75,7 @@ class Server:
         env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
         env["LABKIT_GAMES"] = ",".join(self.games)   # games from outside the core, named, not installed
         env["PYTHONPATH"] = str(ROOT)
+        env.update(self.env)
         self.log = open(self.instance.parent / f"server-{self.port}.log", "ab")
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
                                      start_new_session=True)   # its workers are its process group

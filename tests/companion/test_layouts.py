@@ -66,7 +66,8 @@ BAD_BREAKS = r"""
 """
 
 AUDIT = """(excluded) => {""" + BAD_BREAKS + """
-  const out = {small: [], targets: [], overflow: [], broken: [], controls: 0};
+  // how wide the page is laid out: wider than the phone, and it scrolls sideways
+  const out = {small: [], targets: [], overflow: [], broken: [], controls: 0, wide: document.documentElement.scrollWidth};
   const skip = (el) => excluded.some(sel => el.closest(sel));
   const shown = (el) => {
     if (el.closest('[hidden], details:not([open]) > :not(summary), script, style')) return false;
@@ -274,6 +275,7 @@ def test_a_portrait_phone_reads_and_taps_every_board(browser: Any, base: str, ga
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")   # and what they hold
     found = page.evaluate(AUDIT, list(DRAWN_AS_PRINTED))
     assert found["controls"] > 5                 # the check looked at something
+    assert found["wide"] <= device["viewport"]["width"], f"the page is {found['wide']} px wide: it scrolls sideways"
     assert not found["small"], f"text under 12 px: {found['small'][:12]}"
     assert not found["targets"], f"tap targets under 44 px: {found['targets'][:12]}"
     assert not found["overflow"], f"text spilling out of its control: {found['overflow'][:12]}"
@@ -372,3 +374,95 @@ def test_a_recipe_level_and_its_pips_fit_every_card_size(browser: Any, base: str
     found = page.evaluate(LEVEL_BANDS, sorted(set(LEVEL_NAMES.values())))
     assert found["places"] == 3 * len(set(LEVEL_NAMES.values())), found
     assert not found["bad"], f"a level's band too tight (grid, level, gap px): {found['bad']}"
+
+
+def tap(control: Any) -> None:
+    """A finger's tap as Android makes it: the control takes the focus, then the tap."""
+    control.focus()
+    control.tap()
+
+
+def reacting(base: str) -> tuple[Table, int]:
+    """An Organic Soup table where the player to move may trigger a reaction:
+    each player has built once, and her hand holds Aminoacetonitrile
+    (NH2CH2CN) and Glutamine (C5H10N2O3), names and formulas among the
+    longest, as products of her reaction form."""
+    table = Table(base, "organicsoup", 1, 2)
+    for _ in range(2):
+        seat = table.state()["to_move"][0]
+        builds = [a for a in table.state(seat)["actions"] if a["type"] == "build"]
+        table.act(seat, max(builds, key=lambda a: (a["count"], a["recipe"])))
+        table.act(seat, next(a for a in table.state(seat)["actions"] if a["type"] == "keep"))
+    seat = table.state()["to_move"][0]
+    assert {"aminoacetonitrile", "glutamine"} <= set(table.state(seat)["view"]["seats"][seat]["hand"])
+    return table, seat
+
+
+SIDEWAYS = """(width) => {
+  // what lies beyond the phone's right edge: the page's width, steppers' buttons and words out of their box
+  const out = {wide: document.documentElement.scrollWidth, cut: [], spill: []};
+  for (const b of document.querySelectorAll('#react-form .step')) {
+    const r = b.getBoundingClientRect();
+    if (r.left < 0 || r.right > width) out.cut.push([b.getAttribute('aria-label'), Math.round(r.left), Math.round(r.right)]);
+  }
+  for (const l of document.querySelectorAll('#react-form .stepper label'))
+    if (l.scrollWidth > l.clientWidth + 1) out.spill.push([l.textContent.trim().slice(0, 30), l.scrollWidth, l.clientWidth]);
+  return out;
+}"""
+
+EVERY_PRODUCT = """([width, cards]) => {""" + BAD_BREAKS + """
+  // Each card's name and formula put in turn in a product's stepper, as _steppers.html writes them.
+  const label = document.querySelector('#react-form .stepper.product label');
+  const name = [...label.childNodes].find(n => n.nodeType === 3), formula = label.querySelector('.formula');
+  const kept = [name.data, formula.innerHTML], bad = [];
+  for (const [text, runs] of cards) {
+    name.data = text + ' ';
+    formula.innerHTML = runs;
+    const plus = label.parentElement.querySelector('.step[data-step="1"]').getBoundingClientRect();
+    if (plus.right > width || document.documentElement.scrollWidth > width || label.scrollWidth > label.clientWidth + 1)
+      bad.push([text.replace(/\\u00ad/g, ''), Math.round(plus.right), document.documentElement.scrollWidth]);
+    for (const broken of badBreaks(name)) bad.push(broken);
+  }
+  [name.data, formula.innerHTML] = kept;
+  return bad;
+}"""
+
+
+@pytest.mark.parametrize("device", [NARROW, PORTRAIT], ids=["360px", "390px"])
+def test_the_reaction_form_fits_the_phone_at_every_step(browser: Any, base: str, device: dict[str, Any]) -> None:
+    """Organic Soup's reaction form on a 360 px phone put the Products' "+"
+    past the screen's edge and let the page scroll sideways (a hand card's
+    long name or formula widened its column): every stepper's buttons stay
+    on the screen and the page as wide as the phone, with the form as
+    dealt, for every card's name and formula as a product, after a count is
+    set, after "Find a reaction" answers and after the referee answers "React"."""
+    import re as regex
+
+    from companion.hyphens import soft_hyphens
+
+    width = device["viewport"]["width"]
+    table, seat = reacting(base)
+    page = table.phone(browser, seat, device, host=True)
+
+    def check(moment: str) -> None:
+        found = page.evaluate(SIDEWAYS, width)
+        assert found["wide"] <= width and not found["cut"] and not found["spill"], (moment, found)
+
+    check("the form as dealt")
+    with open(ROOT / "cardsdata" / "organicsoup" / "recipes.csv", newline="", encoding="utf-8") as rows:
+        cards = sorted({(soft_hyphens(r["name"]), regex.sub(r"(\d+)", r"<sub>\1</sub>", r["formula"]))
+                        for r in csv.DictReader(rows)})
+    assert not page.evaluate(EVERY_PRODUCT, [width, cards])
+    check("every card as a product")
+    tap(page.locator("#react-form .stepper:not(.product) .step[data-step='1']").first)
+    tap(page.locator("#react-form .stepper.product .step[data-step='1']").last)
+    check("counts set")
+    tap(page.locator("[data-react-find]"))
+    page.wait_for_function("(t => t && t.textContent && !t.textContent.startsWith('Looking'))"
+                           "(document.getElementById('find-result'))")
+    check("the finder's answer")
+    version = page.evaluate("document.getElementById('live-state').dataset.version")
+    tap(page.locator("[data-react-send]"))
+    page.wait_for_function(f"document.getElementById('react-error') || "
+                           f"document.getElementById('live-state').dataset.version !== '{version}'")
+    check("the referee's answer")

@@ -10,6 +10,7 @@ import random
 import re
 from typing import Any
 
+from companion.games.synthesis.drawing import PHONE
 from companion.games.synthesis.drawn import formula_html, panel_html
 from companion.games.synthesis.narrate import narrate
 from tests.companion.synthesis.conftest import drive, key, offered, page, section, table
@@ -331,8 +332,9 @@ def test_the_volume_table_shows_the_engines_best_linking(app: Any) -> None:
                 for (x1, y1, x2, y2), (v1, r1), (v2, r2) in zip(ends, chain, chain[1:]):
                     # neighbouring cells of the table; the bar crosses their shared edge
                     assert abs(v1 - v2) + abs(r1 - r2) == 1
-                    assert round((x2 - x1) / (0.4 * 22), 6) == v2 - v1 and round((y1 - y2) / (0.4 * 22), 6) == r2 - r1
-                    assert abs((x1 + x2) / 2 - (30 + 22 * ((v1 + v2) / 2 - 0.5))) < 0.01
+                    cell, left = PHONE.cell, PHONE.table_x     # a table at the table is drawn for a phone
+                    assert round((x2 - x1) / (0.4 * cell), 6) == v2 - v1 and round((y1 - y2) / (0.4 * cell), 6) == r2 - r1
+                    assert abs((x1 + x2) / 2 - (left + cell * ((v1 + v2) / 2 - 0.5))) < 0.01
             if chains:
                 other = type(score)(score.seat, score.name, score.lines, score.total,
                                     {**score.details, "chains": [list(reversed(chains[0]))] + chains[1:]})

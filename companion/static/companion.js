@@ -285,7 +285,26 @@
     else if (window.htmx) { window.htmx.trigger(form, "submit"); }
     else { form.submit(); }
   }
-  window.labkit = { submit: submit };
+  // What a half-made move needs next is brought onto the screen when none of
+  // it is there: the element buttons under a tall note sheet, the claim
+  // tokens above a long grid were off it after the first tap. The least
+  // scroll that shows it (scroll-padding keeps it from under the top bar).
+  function onScreen(el) {
+    var r = el.getBoundingClientRect();
+    if (!r.width || r.top < 0 || r.left < 0 || r.bottom > window.innerHeight || r.right > window.innerWidth) return false;
+    var hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !!hit && el.contains(hit);
+  }
+  function reveal(els) {
+    els = els.filter(function (el) { return el && el.getClientRects().length; });
+    if (!els.length || els.some(onScreen)) return;
+    var mid = window.innerHeight / 2;
+    var near = function (el) { var r = el.getBoundingClientRect(); return Math.abs((r.top + r.bottom) / 2 - mid); };
+    els.sort(function (a, b) { return near(a) - near(b); });
+    var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    els[0].scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
+  }
+  window.labkit = { submit: submit, reveal: reveal, onScreen: onScreen };
 
   function valuesOf(option) {
     return (option.dataset.values || "").split(",").filter(function (x) { return x !== ""; });
@@ -398,6 +417,7 @@
       var same = pending && pending.target && pending.target.field === target.field && pending.target.value === target.value;
       pending = same ? null : { target: target };
       paint();
+      if (pending) reveal(opts.filter(function (o) { return accepts(o, target); }));
       return;
     }
     var option = t.closest("[data-option]");
@@ -407,6 +427,7 @@
       } else {
         pending = (pending && pending.option === option.dataset.option) ? null : { option: option.dataset.option };
         paint();
+        if (pending) reveal(Array.prototype.slice.call(live().querySelectorAll("[data-target].armed")));
       }
       return;
     }

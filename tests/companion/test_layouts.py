@@ -11,12 +11,13 @@ from __future__ import annotations
 import csv
 import random
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import pytest
 
 from companion.client import call
 from tests.companion.conftest import need_htmx
+from tests.conftest import Server
 from tests.companion.labnotes.robot import robot_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -179,14 +180,17 @@ def notating(base: str) -> Table:
     return table
 
 
-@pytest.fixture
-def base(server_factory: Any) -> str:
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: Any) -> Iterator[str]:
+    """One server for the module's tests (each plays its own tables): a server's start is most of a short test."""
     from labkit import registry
 
     if "labnotes" not in registry.games():
         pytest.skip("the Lab Notes engine is not registered")
     need_htmx()
-    return server_factory(games=GAMES).start().url
+    server = Server(tmp_path_factory.mktemp("layouts") / "instance", games=GAMES).start()
+    yield server.url
+    server.stop()
 
 
 def in_view(page: Any, selector: str) -> list[dict[str, Any]]:
@@ -460,3 +464,131 @@ def test_the_reaction_form_fits_the_phone_at_every_step(browser: Any, base: str,
     page.wait_for_function(f"document.getElementById('react-error') || "
                            f"document.getElementById('live-state').dataset.version !== '{version}'")
     check("the referee's answer")
+
+
+# --- after a tap, what the player taps next is on the screen ---------------------------------
+
+PLACE = """([selector, where]) => {
+  // The page scrolled so that this control sits at the screen's bottom edge, or at its top, just under
+  // whatever stays stuck there (the top bar, a game's sticky lines): where a finger finds it, and
+  // where what it needs next is the furthest away.
+  const el = document.querySelector(selector);
+  const covered = () => Math.max(0, ...[...document.querySelectorAll('body *')].filter(e => {
+    const cs = getComputedStyle(e);
+    return (cs.position === 'sticky' || cs.position === 'fixed') && e.getBoundingClientRect().top < innerHeight / 3;
+  }).map(e => e.getBoundingClientRect().bottom));
+  const box = () => {                    // what shows of it: a drawing shows no more than its frame
+    const r = el.getBoundingClientRect(), f = el.ownerSVGElement ? el.ownerSVGElement.getBoundingClientRect() : r;
+    return {top: Math.max(r.top, f.top), bottom: Math.min(r.bottom, f.bottom)};
+  };
+  for (let i = 0; i < 3; i++) {          // sticky lines stick once the page scrolls
+    const r = box();
+    window.scrollBy(0, where === 'top' ? r.top - covered() - 2 : r.bottom - innerHeight + 2);
+  }
+  const r = box();
+  return {top: Math.round(r.top), bottom: Math.round(r.bottom), covered: Math.round(covered()), scrollY: scrollY};
+}"""
+
+SEEN = """(selector) => [...document.querySelectorAll(selector)].some(el => {
+  // wholly on the screen, and what a finger there touches is it (not the top bar over it)
+  const r = el.getBoundingClientRect();
+  if (!r.width || r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) return false;
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !!hit && el.contains(hit);
+})"""
+
+WHERE = """(selector) => [...document.querySelectorAll(selector)].slice(0, 3).map(el => {
+  const r = el.getBoundingClientRect();
+  return [Math.round(r.top), Math.round(r.bottom), innerHeight];
+})"""
+
+
+SHOWN_WHOLE = """(lines) => lines.every(line => {
+  // the loupe shows each line's middle, where a tap lands
+  const svg = document.querySelector('svg.syn-loupe').getBoundingClientRect();
+  const b = document.querySelector(`svg.syn-loupe .hit[data-line="${line}"]`).getBoundingClientRect();
+  const x = b.left + b.width / 2, y = b.top + b.height / 2;
+  return x > svg.left + 12 && x < svg.right - 12 && y > svg.top + 12 && y < svg.bottom - 12;
+})"""
+
+
+def next_is_seen(page: Any, first: str, where: str, then: str) -> None:
+    """Tap ``first`` where PLACE puts it: ``then``, what the move needs next, is soon on the screen."""
+    placed = page.evaluate(PLACE, [first, where])
+    tap(page.locator(first))
+    try:
+        page.wait_for_function(SEEN, arg=then, timeout=3_000)
+    except Exception:
+        raise AssertionError(f"after a tap on {first} at the {where} {placed}, {then} is at (top, bottom, screen) "
+                             f"{page.evaluate(WHERE, then)}") from None
+
+
+def claiming(base: str) -> tuple[Table, int]:
+    """A Compounded table in the Study phase: the scientist to move may claim a compound."""
+    from tests.companion.compounded.conftest import robot
+
+    table, rnd = Table(base, "compounded", 5, 3), random.Random(3)
+    for _ in range(200):
+        seat = table.state()["to_move"][0]
+        mine = table.state(seat)
+        kind = (mine["view"]["deciding"] or {}).get("do")
+        if kind == "claims" and any(a["type"] == "claim" and "cell" in a for a in mine["actions"]):
+            return table, seat
+        table.act(seat, robot(mine["actions"], rnd, kind))
+    raise AssertionError("no claim reached")
+
+
+def sent(page: Any, control: str) -> None:
+    """Tap ``control``, and the table takes the move."""
+    version = page.evaluate("document.getElementById('live-state').dataset.version")
+    tap(page.locator(control).first)
+    page.wait_for_function(f"document.getElementById('live-state').dataset.version !== '{version}'")
+
+
+@pytest.mark.parametrize("game", ["labnotes", "synthesis", "compounded"])
+def test_after_each_tap_the_next_control_is_on_the_screen(browser: Any, base: str, game: str) -> None:
+    """A move of two taps or more (a space, then its element, in Lab Notes; a
+    bond's lines, then "Draw this bond", in Synthesis; a compound, then "Claim
+    with token 1", in Compounded): after each tap, the control the move needs
+    next is on the screen, not under the top bar, however the first was
+    placed, on a 360 x 740 phone and a 390 x 844 one. They were a tall sheet,
+    a long panel or a card away."""
+    for device in (NARROW, PORTRAIT):
+        if game == "labnotes":
+            table, seat = notating(base), 0
+        elif game == "synthesis":
+            table, seat = boards(base)["synthesis"]()
+        else:
+            table, seat = claiming(base)
+        page = table.phone(browser, seat, device)
+        if game == "labnotes":
+            spaces = page.locator("svg.sheet[data-mine] .space.tappable")
+            first, last = (f'svg.sheet[data-mine] .space[data-space="{spaces.nth(k).get_attribute("data-space")}"]'
+                           for k in (0, -1))
+            element = "#control-sheet button[data-option]:not([disabled])"
+            next_is_seen(page, last, "bottom", element)
+            tap(page.locator(last))                     # taken back: no space chosen
+            next_is_seen(page, first, "top", element)
+            sent(page, element)
+        elif game == "synthesis":
+            # a placement shown, then cleared: the loupe looks at its lines, none of them tapped yet
+            tap(page.locator("[data-syn-next]"))
+            lines = page.evaluate("document.getElementById('syn-placements').selectedOptions[0].dataset.lines")
+            tap(page.locator("[data-syn-clear]"))
+            lines = lines.split(",")
+            assert page.evaluate(SHOWN_WHOLE, lines), lines
+            hits = [f'svg.syn-loupe .hit[data-line="{line}"]' for line in lines]
+            next_is_seen(page, hits[0], "top", "#syn-draw")
+            tap(page.locator("[data-syn-clear]"))
+            for k, hit in enumerate(hits):
+                next_is_seen(page, hit, "bottom" if k % 2 == 0 else "top", "#syn-draw")
+            sent(page, "#syn-draw")
+        else:
+            cells = page.locator("#cp-grid .cell.tappable")
+            first, last = (f'#cp-grid .cell[data-cell="{cells.nth(k).get_attribute("data-cell")}"]' for k in (0, -1))
+            claim = "#cp-decision [data-option]:not([disabled])"
+            next_is_seen(page, last, "top", claim)
+            tap(page.locator(last))
+            next_is_seen(page, first, "bottom", claim)
+            sent(page, claim)
+        page.context.close()

@@ -1,10 +1,13 @@
 """Layouts for every screen, in a real browser (Debian's Chromium, a touch
 phone's viewport): a landscape phone notates Lab Notes without scrolling
-between its sheet and its buttons, with what the table says in view; and on
-every game's board on a 390 px phone and a 360 px one no text is under 12 px, no control a
-thumb taps is under 44 px, no word spills out of its button, and no word is
-broken between two lines but where a hyphen shows; Organic Soup's level
-bands fit each card size."""
+between its sheet and its buttons, with what the table says in view; on
+every game's board on a 390 px phone and a 360 px one no text is under 12 px
+(the drawings of a sheet's or a board's panel and the disc too), no control
+a thumb taps is under 44 px, no word spills out of its button, no word is
+broken between two lines but where a hyphen shows, and the page never
+scrolls sideways; Organic Soup's level bands fit each card size, and its
+reaction form fits the phone at every step; and after each tap of a move of
+two taps, what it needs next is on the screen."""
 
 from __future__ import annotations
 
@@ -513,7 +516,8 @@ SHOWN_WHOLE = """(lines) => lines.every(line => {
 
 
 def next_is_seen(page: Any, first: str, where: str, then: str) -> None:
-    """Tap ``first`` where PLACE puts it: ``then``, what the move needs next, is soon on the screen."""
+    """Tap ``first`` where PLACE puts it: ``then``, what the move needs next, is soon on the screen (and the
+    page is no wider than the phone)."""
     placed = page.evaluate(PLACE, [first, where])
     tap(page.locator(first))
     try:
@@ -521,6 +525,8 @@ def next_is_seen(page: Any, first: str, where: str, then: str) -> None:
     except Exception:
         raise AssertionError(f"after a tap on {first} at the {where} {placed}, {then} is at (top, bottom, screen) "
                              f"{page.evaluate(WHERE, then)}") from None
+    wide, width = page.evaluate("[document.documentElement.scrollWidth, screen.width]")
+    assert wide <= width, f"after a tap on {first}, the page is {wide} px wide on a {width} px phone"
 
 
 def claiming(base: str) -> tuple[Table, int]:

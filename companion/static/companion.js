@@ -22,7 +22,8 @@
  *                                           [data-collect-into="field"] as a list;
  *     data-act-from="#select"               the action chosen in a <select>;
  *     data-confirm="sentence"               (with data-act) asked first.
- *   A choice in progress survives a refresh caused by another phone.
+ *   A choice in progress survives a refresh caused by another phone, and
+ *   what completes it is brought onto the screen after the first tap.
  */
 (function () {
   "use strict";
@@ -286,9 +287,10 @@
     else { form.submit(); }
   }
   // What a half-made move needs next is brought onto the screen when none of
-  // it is there: the element buttons under a tall note sheet, the claim
-  // tokens above a long grid were off it after the first tap. The least
-  // scroll that shows it (scroll-padding keeps it from under the top bar).
+  // it is there: options under a board taller than the screen, or above a
+  // long one, were off it after the first tap. The least scroll that shows
+  // it (companion.css's scroll-padding keeps it from under the top bar); a
+  // game's own script may ask the same for its own controls (labkit.reveal).
   function onScreen(el) {
     var r = el.getBoundingClientRect();
     if (!r.width || r.top < 0 || r.left < 0 || r.bottom > window.innerHeight || r.right > window.innerWidth) return false;

@@ -22,7 +22,8 @@
  *                                           [data-collect-into="field"] as a list;
  *     data-act-from="#select"               the action chosen in a <select>;
  *     data-confirm="sentence"               (with data-act) asked first.
- *   A choice in progress survives a refresh caused by another phone.
+ *   A choice in progress survives a refresh caused by another phone, and
+ *   what completes it is brought onto the screen after the first tap.
  */
 (function () {
   "use strict";
@@ -405,7 +406,27 @@
     else if (window.htmx) { window.htmx.trigger(form, "submit"); }
     else { form.submit(); }
   }
-  window.labkit = { submit: submit };
+  // What a half-made move needs next is brought onto the screen when none of
+  // it is there: options under a board taller than the screen, or above a
+  // long one, were off it after the first tap. The least scroll that shows
+  // it (companion.css's scroll-padding keeps it from under the top bar); a
+  // game's own script may ask the same for its own controls (labkit.reveal).
+  function onScreen(el) {
+    var r = el.getBoundingClientRect();
+    if (!r.width || r.top < 0 || r.left < 0 || r.bottom > window.innerHeight || r.right > window.innerWidth) return false;
+    var hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !!hit && el.contains(hit);
+  }
+  function reveal(els) {
+    els = els.filter(function (el) { return el && el.getClientRects().length; });
+    if (!els.length || els.some(onScreen)) return;
+    var mid = window.innerHeight / 2;
+    var near = function (el) { var r = el.getBoundingClientRect(); return Math.abs((r.top + r.bottom) / 2 - mid); };
+    els.sort(function (a, b) { return near(a) - near(b); });
+    var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    els[0].scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
+  }
+  window.labkit = { submit: submit, reveal: reveal, onScreen: onScreen };
 
   function valuesOf(option) {
     return (option.dataset.values || "").split(",").filter(function (x) { return x !== ""; });
@@ -518,6 +539,7 @@
       var same = pending && pending.target && pending.target.field === target.field && pending.target.value === target.value;
       pending = same ? null : { target: target };
       paint();
+      if (pending) reveal(opts.filter(function (o) { return accepts(o, target); }));
       return;
     }
     var option = t.closest("[data-option]");
@@ -527,6 +549,7 @@
       } else {
         pending = (pending && pending.option === option.dataset.option) ? null : { option: option.dataset.option };
         paint();
+        if (pending) reveal(Array.prototype.slice.call(live().querySelectorAll("[data-target].armed")));
       }
       return;
     }

@@ -1,22 +1,26 @@
 """Layouts for every screen, in a real browser (Debian's Chromium, a touch
 phone's viewport): a landscape phone notates Lab Notes without scrolling
-between its sheet and its buttons, with what the table says in view; and on
-every game's board on a 390 px phone and a 360 px one no text is under 12 px, no control a
-thumb taps is under 44 px, no word spills out of its button, and no word is
-broken between two lines but where a hyphen shows; Organic Soup's level
-bands fit each card size."""
+between its sheet and its buttons, with what the table says in view; on
+every game's board on a 390 px phone and a 360 px one no text is under 12 px
+(the drawings of a sheet's or a board's panel and the disc too), no control
+a thumb taps is under 44 px, no word spills out of its button, no word is
+broken between two lines but where a hyphen shows, and the page never
+scrolls sideways; Organic Soup's level bands fit each card size, and its
+reaction form fits the phone at every step; and after each tap of a move of
+two taps, what it needs next is on the screen."""
 
 from __future__ import annotations
 
 import csv
 import random
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import pytest
 
 from companion.client import call
 from tests.companion.conftest import need_htmx
+from tests.conftest import Server
 from tests.companion.labnotes.robot import robot_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -29,11 +33,6 @@ PORTRAIT = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mo
 LANDSCAPE = dict(PORTRAIT, viewport={"width": 844, "height": 390})
 NARROW = dict(PORTRAIT, viewport={"width": 360, "height": 740})
 """Many Android phones: the drawings that scale with the screen are smallest here."""
-
-# Drawn to the printed sheet's proportions, so their words scale with the drawing (a 360-unit panel on a
-# 340 px card); making them larger means drawing the panels anew (companion/games/*/panel.py, _macros),
-# left for that change. Everything else on the page is checked.
-DRAWN_AS_PRINTED = ("svg.sheet-panel", "svg.syn-panel", "svg.syn-disc")
 
 BAD_BREAKS = r"""
   // The words of a text node laid out on two lines at a point where no hyphen shows:
@@ -65,9 +64,9 @@ BAD_BREAKS = r"""
   };
 """
 
-AUDIT = """(excluded) => {""" + BAD_BREAKS + """
-  const out = {small: [], targets: [], overflow: [], broken: [], controls: 0};
-  const skip = (el) => excluded.some(sel => el.closest(sel));
+AUDIT = """() => {""" + BAD_BREAKS + """
+  // how wide the page is laid out: wider than the phone, and it scrolls sideways
+  const out = {small: [], targets: [], overflow: [], broken: [], controls: 0, wide: document.documentElement.scrollWidth};
   const shown = (el) => {
     if (el.closest('[hidden], details:not([open]) > :not(summary), script, style')) return false;
     const r = el.getBoundingClientRect();
@@ -84,7 +83,7 @@ AUDIT = """(excluded) => {""" + BAD_BREAKS + """
   };
   for (const el of document.querySelectorAll('main *')) {
     const text = [...el.childNodes].filter(n => n.nodeType === 3).map(n => n.data).join('').trim();
-    if (!text || skip(el) || !shown(el)) continue;
+    if (!text || !shown(el)) continue;
     let size = parseFloat(getComputedStyle(el).fontSize);
     if (el instanceof SVGElement) {              // user units times the drawing's scale on the screen
       const m = el.getScreenCTM();
@@ -94,14 +93,14 @@ AUDIT = """(excluded) => {""" + BAD_BREAKS + """
   }
   // A thumb taps these; a control that takes no taps (disabled, pointer-events: none) is not one.
   for (const el of document.querySelectorAll('main :is(button, [data-act], [data-target], summary, a, [data-option], [data-gap])')) {
-    if (skip(el) || !shown(el) || el.disabled || getComputedStyle(el).pointerEvents === 'none') continue;
+    if (!shown(el) || el.disabled || getComputedStyle(el).pointerEvents === 'none') continue;
     out.controls += 1;
     const r = el.getBoundingClientRect();
     if (r.width < 44 || r.height < 44)
       out.targets.push([path(el), (el.textContent || '').trim().slice(0, 30), Math.round(r.width), Math.round(r.height)]);
   }
   for (const el of document.querySelectorAll('main :is(button, .button, .die, [data-option])')) {
-    if (skip(el) || !shown(el) || el instanceof SVGElement) continue;
+    if (!shown(el) || el instanceof SVGElement) continue;
     if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
       out.overflow.push([path(el), (el.textContent || '').trim().slice(0, 30), el.scrollWidth, el.clientWidth]);
   }
@@ -110,7 +109,7 @@ AUDIT = """(excluded) => {""" + BAD_BREAKS + """
   const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;
-    if (!el || el instanceof SVGElement || skip(el) || !shown(el)) continue;
+    if (!el || el instanceof SVGElement || !shown(el)) continue;
     for (const bad of badBreaks(node)) out.broken.push([path(el), ...bad]);
   }
   return out;
@@ -184,14 +183,17 @@ def notating(base: str) -> Table:
     return table
 
 
-@pytest.fixture
-def base(server_factory: Any) -> str:
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: Any) -> Iterator[str]:
+    """One server for the module's tests (each plays its own tables): a server's start is most of a short test."""
     from labkit import registry
 
     if "labnotes" not in registry.games():
         pytest.skip("the Lab Notes engine is not registered")
     need_htmx()
-    return server_factory(games=GAMES).start().url
+    server = Server(tmp_path_factory.mktemp("layouts") / "instance", games=GAMES).start()
+    yield server.url
+    server.stop()
 
 
 def in_view(page: Any, selector: str) -> list[dict[str, Any]]:
@@ -272,8 +274,9 @@ def test_a_portrait_phone_reads_and_taps_every_board(browser: Any, base: str, ga
     table, seat = boards(base)[game]()
     page = table.phone(browser, seat, device, host=True)
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")   # and what they hold
-    found = page.evaluate(AUDIT, list(DRAWN_AS_PRINTED))
+    found = page.evaluate(AUDIT)
     assert found["controls"] > 5                 # the check looked at something
+    assert found["wide"] <= device["viewport"]["width"], f"the page is {found['wide']} px wide: it scrolls sideways"
     assert not found["small"], f"text under 12 px: {found['small'][:12]}"
     assert not found["targets"], f"tap targets under 44 px: {found['targets'][:12]}"
     assert not found["overflow"], f"text spilling out of its control: {found['overflow'][:12]}"
@@ -372,3 +375,226 @@ def test_a_recipe_level_and_its_pips_fit_every_card_size(browser: Any, base: str
     found = page.evaluate(LEVEL_BANDS, sorted(set(LEVEL_NAMES.values())))
     assert found["places"] == 3 * len(set(LEVEL_NAMES.values())), found
     assert not found["bad"], f"a level's band too tight (grid, level, gap px): {found['bad']}"
+
+
+def tap(control: Any) -> None:
+    """A finger's tap as Android makes it: the control takes the focus, then the tap."""
+    control.focus()
+    control.tap()
+
+
+def reacting(base: str) -> tuple[Table, int]:
+    """An Organic Soup table where the player to move may trigger a reaction:
+    each player has built once, and her hand holds Aminoacetonitrile
+    (NH2CH2CN) and Glutamine (C5H10N2O3), names and formulas among the
+    longest, as products of her reaction form."""
+    table = Table(base, "organicsoup", 1, 2)
+    for _ in range(2):
+        seat = table.state()["to_move"][0]
+        builds = [a for a in table.state(seat)["actions"] if a["type"] == "build"]
+        table.act(seat, max(builds, key=lambda a: (a["count"], a["recipe"])))
+        table.act(seat, next(a for a in table.state(seat)["actions"] if a["type"] == "keep"))
+    seat = table.state()["to_move"][0]
+    assert {"aminoacetonitrile", "glutamine"} <= set(table.state(seat)["view"]["seats"][seat]["hand"])
+    return table, seat
+
+
+SIDEWAYS = """(width) => {
+  // what lies beyond the phone's right edge: the page's width, steppers' buttons and words out of their box
+  const out = {wide: document.documentElement.scrollWidth, cut: [], spill: []};
+  for (const b of document.querySelectorAll('#react-form .step')) {
+    const r = b.getBoundingClientRect();
+    if (r.left < 0 || r.right > width) out.cut.push([b.getAttribute('aria-label'), Math.round(r.left), Math.round(r.right)]);
+  }
+  for (const l of document.querySelectorAll('#react-form .stepper label'))
+    if (l.scrollWidth > l.clientWidth + 1) out.spill.push([l.textContent.trim().slice(0, 30), l.scrollWidth, l.clientWidth]);
+  return out;
+}"""
+
+EVERY_PRODUCT = """([width, cards]) => {""" + BAD_BREAKS + """
+  // Each card's name and formula put in turn in a product's stepper, as _steppers.html writes them.
+  const label = document.querySelector('#react-form .stepper.product label');
+  const name = [...label.childNodes].find(n => n.nodeType === 3), formula = label.querySelector('.formula');
+  const kept = [name.data, formula.innerHTML], bad = [];
+  for (const [text, runs] of cards) {
+    name.data = text + ' ';
+    formula.innerHTML = runs;
+    const plus = label.parentElement.querySelector('.step[data-step="1"]').getBoundingClientRect();
+    if (plus.right > width || document.documentElement.scrollWidth > width || label.scrollWidth > label.clientWidth + 1)
+      bad.push([text.replace(/\\u00ad/g, ''), Math.round(plus.right), document.documentElement.scrollWidth]);
+    for (const broken of badBreaks(name)) bad.push(broken);
+  }
+  [name.data, formula.innerHTML] = kept;
+  return bad;
+}"""
+
+
+@pytest.mark.parametrize("device", [NARROW, PORTRAIT], ids=["360px", "390px"])
+def test_the_reaction_form_fits_the_phone_at_every_step(browser: Any, base: str, device: dict[str, Any]) -> None:
+    """Organic Soup's reaction form on a 360 px phone put the Products' "+"
+    past the screen's edge and let the page scroll sideways (a hand card's
+    long name or formula widened its column): every stepper's buttons stay
+    on the screen and the page as wide as the phone, with the form as
+    dealt, for every card's name and formula as a product, after a count is
+    set, after "Find a reaction" answers and after the referee answers "React"."""
+    import re as regex
+
+    from companion.hyphens import soft_hyphens
+
+    width = device["viewport"]["width"]
+    table, seat = reacting(base)
+    page = table.phone(browser, seat, device, host=True)
+
+    def check(moment: str) -> None:
+        found = page.evaluate(SIDEWAYS, width)
+        assert found["wide"] <= width and not found["cut"] and not found["spill"], (moment, found)
+
+    check("the form as dealt")
+    with open(ROOT / "cardsdata" / "organicsoup" / "recipes.csv", newline="", encoding="utf-8") as rows:
+        cards = sorted({(soft_hyphens(r["name"]), regex.sub(r"(\d+)", r"<sub>\1</sub>", r["formula"]))
+                        for r in csv.DictReader(rows)})
+    assert not page.evaluate(EVERY_PRODUCT, [width, cards])
+    check("every card as a product")
+    tap(page.locator("#react-form .stepper:not(.product) .step[data-step='1']").first)
+    tap(page.locator("#react-form .stepper.product .step[data-step='1']").last)
+    check("counts set")
+    tap(page.locator("[data-react-find]"))
+    page.wait_for_function("(t => t && t.textContent && !t.textContent.startsWith('Looking'))"
+                           "(document.getElementById('find-result'))")
+    check("the finder's answer")
+    version = page.evaluate("document.getElementById('live-state').dataset.version")
+    tap(page.locator("[data-react-send]"))
+    page.wait_for_function(f"document.getElementById('react-error') || "
+                           f"document.getElementById('live-state').dataset.version !== '{version}'")
+    check("the referee's answer")
+
+
+# --- after a tap, what the player taps next is on the screen ---------------------------------
+
+PLACE = """([selector, where]) => {
+  // The page scrolled so that this control sits at the screen's bottom edge, or at its top, just under
+  // whatever stays stuck there (the top bar, a game's sticky lines): where a finger finds it, and
+  // where what it needs next is the furthest away.
+  const el = document.querySelector(selector);
+  const covered = () => Math.max(0, ...[...document.querySelectorAll('body *')].filter(e => {
+    const cs = getComputedStyle(e);
+    return (cs.position === 'sticky' || cs.position === 'fixed') && e.getBoundingClientRect().top < innerHeight / 3;
+  }).map(e => e.getBoundingClientRect().bottom));
+  const box = () => {                    // what shows of it: a drawing shows no more than its frame
+    const r = el.getBoundingClientRect(), f = el.ownerSVGElement ? el.ownerSVGElement.getBoundingClientRect() : r;
+    return {top: Math.max(r.top, f.top), bottom: Math.min(r.bottom, f.bottom)};
+  };
+  for (let i = 0; i < 3; i++) {          // sticky lines stick once the page scrolls
+    const r = box();
+    window.scrollBy(0, where === 'top' ? r.top - covered() - 2 : r.bottom - innerHeight + 2);
+  }
+  const r = box();
+  return {top: Math.round(r.top), bottom: Math.round(r.bottom), covered: Math.round(covered()), scrollY: scrollY};
+}"""
+
+SEEN = """(selector) => [...document.querySelectorAll(selector)].some(el => {
+  // wholly on the screen, and what a finger there touches is it (not the top bar over it)
+  const r = el.getBoundingClientRect();
+  if (!r.width || r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) return false;
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !!hit && el.contains(hit);
+})"""
+
+WHERE = """(selector) => [...document.querySelectorAll(selector)].slice(0, 3).map(el => {
+  const r = el.getBoundingClientRect();
+  return [Math.round(r.top), Math.round(r.bottom), innerHeight];
+})"""
+
+
+SHOWN_WHOLE = """(lines) => lines.every(line => {
+  // the loupe shows each line's middle, where a tap lands
+  const svg = document.querySelector('svg.syn-loupe').getBoundingClientRect();
+  const b = document.querySelector(`svg.syn-loupe .hit[data-line="${line}"]`).getBoundingClientRect();
+  const x = b.left + b.width / 2, y = b.top + b.height / 2;
+  return x > svg.left + 12 && x < svg.right - 12 && y > svg.top + 12 && y < svg.bottom - 12;
+})"""
+
+
+def next_is_seen(page: Any, first: str, where: str, then: str) -> None:
+    """Tap ``first`` where PLACE puts it: ``then``, what the move needs next, is soon on the screen (and the
+    page is no wider than the phone)."""
+    placed = page.evaluate(PLACE, [first, where])
+    tap(page.locator(first))
+    try:
+        page.wait_for_function(SEEN, arg=then, timeout=3_000)
+    except Exception:
+        raise AssertionError(f"after a tap on {first} at the {where} {placed}, {then} is at (top, bottom, screen) "
+                             f"{page.evaluate(WHERE, then)}") from None
+    wide, width = page.evaluate("[document.documentElement.scrollWidth, screen.width]")
+    assert wide <= width, f"after a tap on {first}, the page is {wide} px wide on a {width} px phone"
+
+
+def claiming(base: str) -> tuple[Table, int]:
+    """A Compounded table in the Study phase: the scientist to move may claim a compound."""
+    from tests.companion.compounded.conftest import robot
+
+    table, rnd = Table(base, "compounded", 5, 3), random.Random(3)
+    for _ in range(200):
+        seat = table.state()["to_move"][0]
+        mine = table.state(seat)
+        kind = (mine["view"]["deciding"] or {}).get("do")
+        if kind == "claims" and any(a["type"] == "claim" and "cell" in a for a in mine["actions"]):
+            return table, seat
+        table.act(seat, robot(mine["actions"], rnd, kind))
+    raise AssertionError("no claim reached")
+
+
+def sent(page: Any, control: str) -> None:
+    """Tap ``control``, and the table takes the move."""
+    version = page.evaluate("document.getElementById('live-state').dataset.version")
+    tap(page.locator(control).first)
+    page.wait_for_function(f"document.getElementById('live-state').dataset.version !== '{version}'")
+
+
+@pytest.mark.parametrize("game", ["labnotes", "synthesis", "compounded"])
+def test_after_each_tap_the_next_control_is_on_the_screen(browser: Any, base: str, game: str) -> None:
+    """A move of two taps or more (a space, then its element, in Lab Notes; a
+    bond's lines, then "Draw this bond", in Synthesis; a compound, then "Claim
+    with token 1", in Compounded): after each tap, the control the move needs
+    next is on the screen, not under the top bar, however the first was
+    placed, on a 360 x 740 phone and a 390 x 844 one. They were a tall sheet,
+    a long panel or a card away."""
+    for device in (NARROW, PORTRAIT):
+        if game == "labnotes":
+            table, seat = notating(base), 0
+        elif game == "synthesis":
+            table, seat = boards(base)["synthesis"]()
+        else:
+            table, seat = claiming(base)
+        page = table.phone(browser, seat, device)
+        if game == "labnotes":
+            spaces = page.locator("svg.sheet[data-mine] .space.tappable")
+            first, last = (f'svg.sheet[data-mine] .space[data-space="{spaces.nth(k).get_attribute("data-space")}"]'
+                           for k in (0, -1))
+            element = "#control-sheet button[data-option]:not([disabled])"
+            next_is_seen(page, last, "bottom", element)
+            tap(page.locator(last))                     # taken back: no space chosen
+            next_is_seen(page, first, "top", element)
+            sent(page, element)
+        elif game == "synthesis":
+            # a placement shown, then cleared: the loupe looks at its lines, none of them tapped yet
+            tap(page.locator("[data-syn-next]"))
+            lines = page.evaluate("document.getElementById('syn-placements').selectedOptions[0].dataset.lines")
+            tap(page.locator("[data-syn-clear]"))
+            lines = lines.split(",")
+            assert page.evaluate(SHOWN_WHOLE, lines), lines
+            hits = [f'svg.syn-loupe .hit[data-line="{line}"]' for line in lines]
+            next_is_seen(page, hits[0], "top", "#syn-draw")
+            tap(page.locator("[data-syn-clear]"))
+            for k, hit in enumerate(hits):
+                next_is_seen(page, hit, "bottom" if k % 2 == 0 else "top", "#syn-draw")
+            sent(page, "#syn-draw")
+        else:
+            cells = page.locator("#cp-grid .cell.tappable")
+            first, last = (f'#cp-grid .cell[data-cell="{cells.nth(k).get_attribute("data-cell")}"]' for k in (0, -1))
+            claim = "#cp-decision [data-option]:not([disabled])"
+            next_is_seen(page, last, "top", claim)
+            tap(page.locator(last))
+            next_is_seen(page, first, "bottom", claim)
+            sent(page, claim)
+        page.context.close()

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.synthesis.controls import an, controls
-from companion.games.synthesis.drawing import bond_lines
+from companion.games.synthesis.drawing import DISC_INNER, DISC_WORD_R, bond_lines, disc_names
 from companion.games.synthesis.drawn import (colours, formula_html, kept, kept_drawing, panel_html, placements_html,
                                              written)
 from companion.games.synthesis.words import breakdown, solo
@@ -59,9 +59,11 @@ class Table:
             seats = [i for i, s in enumerate(self.view["seats"]) if s["box"] == b["box"]]
             turn = (b["angle"] + 90 + 180) % 360 - 180          # along the ring, never upside down
             turn = turn - 180 if turn > 90 else turn + 180 if turn < -90 else turn
-            boxes.append({**b, "names": [self.snap.name(i) for i in seats], "roller": b["box"] == fig["roller_box"],
+            names = [self.snap.name(i) for i in seats]
+            boxes.append({**b, "names": names, "written": disc_names(names), "roller": b["box"] == fig["roller_box"],
                           "word_turn": turn})
-        return {"boxes": boxes, "roller": fig["roller"], "step": fig["step"]}
+        return {"boxes": boxes, "roller": fig["roller"], "step": fig["step"], "inner": DISC_INNER,
+                "word_r": DISC_WORD_R}
 
     def roll(self) -> dict[str, Any] | None:
         return self.snap.cached(("synthesis-roll",), self._roll)   # the status and every drawing seat's prompt

@@ -17,6 +17,7 @@ key is read (profiled: half of a formula's drawing time).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from types import SimpleNamespace as Item
 from typing import Any
 
@@ -62,6 +63,35 @@ def on_ink(ink: str) -> str:
     """Black or white, whichever reads better on ``ink`` (yellow takes black)."""
     r, g, b = (int(ink[i:i + 2], 16) / 255 for i in (1, 3, 5))
     return "#111111" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 else "#ffffff"
+
+
+DISC_INNER, DISC_WORD_R, DISC_FONT = 76, 88, 15
+"""The disc drawn for a phone: the ring from 76 to 100 units (printed, from
+68), its colour words at 88, names in the name boxes at 15 units, as large
+as the colours' words (synthesis.css), along the ring like them."""
+
+
+def disc_names(names: list[str]) -> list[dict[str, Any]]:
+    """The names of one name box (one, or two at five players and more) as
+    written on the disc: each at its distance from the hub, squeezed
+    (``squeeze``: the length to fit, or None) where a long name would reach
+    the next box. A name is cut at 9 letters, as before. Plain data: the
+    disc is kept by what it is drawn from, written as JSON (board.py).
+
+    >>> [(n["text"], n["r"], n["squeeze"]) for n in disc_names(["Ada"])]
+    [('Ada', 44, None)]
+    >>> [(n["text"], n["r"], n["squeeze"]) for n in disc_names(["Bartholomew", "Ada"])]
+    [('Bartholom', 57, 80), ('Ada', 34, None)]
+    """
+    radii = [44] if len(names) < 2 else [57, 34]
+    out = []
+    for name, r in zip(names, radii):
+        text = name[:9]
+        # the room along the ring at that distance: between the box's edges, inside the ring
+        room = min(2 * (r - 7), 2 * math.sqrt(DISC_INNER ** 2 - (r + 7.5) ** 2))
+        width = 0.62 * DISC_FONT * len(text)
+        out.append({"text": text, "r": r, "squeeze": round(room) if width > room else None})
+    return out
 
 
 def hex_points(x: float, y: float, s: float) -> str:
@@ -171,12 +201,42 @@ def _hex_title(hx: dict[str, Any], mol: Item | None, pending: dict[str, Any] | N
 
 
 # --- the rest of the board: turn track, volume table, elemental boxes, score ----------------
-TRACK_H, TABLE_X, CELL = 20, 30, 22
+@dataclass(frozen=True)
+class PanelLayout:
+    """Where the parts of a board's panel go, in CSS pixels of a 360 px wide
+    board. :data:`PRINTED` keeps the printed board's proportions (the score
+    boxes in one row); :data:`PHONE` is drawn for a phone's table, larger,
+    its six score boxes three to a line, so that on a 360 px phone every word
+    is 12 px at least (synthesis.css sizes the words for each)."""
+
+    track_h: float
+    cell: float
+    table_x: float
+    pairs_x: float
+    pair: float                   # an elemental box's side
+    pair_step: float              # between two elemental pairs
+    head_dy: float                # the headers' baseline, above the volume table's top
+    vol_dy: float                 # the volumes' numbers, under its bottom
+    per_row: int                  # score boxes a line
+    box_h: float
+    box_gap: float
+    gutter: float                 # left of a second line of score boxes: the sign it begins with
+    label_dy: float
+    value_dy: float
+
+    @property
+    def table_top(self) -> float:
+        return 4 + 2 * (self.track_h + 3) + 36 + (self.head_dy - 24)
+
+
+PRINTED = PanelLayout(track_h=20, cell=22, table_x=30, pairs_x=214, pair=26, pair_step=34, head_dy=24, vol_dy=13,
+                      per_row=6, box_h=44, box_gap=6, gutter=0, label_dy=10, value_dy=30)
+PHONE = PanelLayout(track_h=24, cell=24, table_x=30, pairs_x=218, pair=28, pair_step=36, head_dy=26, vol_dy=15,
+                    per_row=3, box_h=50, box_gap=16, gutter=16, label_dy=16, value_dy=37)
+TRACK_H = PHONE.track_h
 SHORT = {"elemental": "Elemental", "chains": "Chains", "lines": "Rows+cols", "chain_card": "Chain card",
          "pattern_card": "Pattern card"}
 """The score boxes' labels where a phone has room for a word or two."""
-PAIRS_X = 214
-TABLE_TOP = 4 + 2 * (TRACK_H + 3) + 36
 
 
 def track_colours(shown: dict[str, Any], turns: int) -> list[str | None]:
@@ -184,29 +244,58 @@ def track_colours(shown: dict[str, Any], turns: int) -> list[str | None]:
     return shown["turn_track"] + [None] * (turns - len(shown["turn_track"]))
 
 
-def turn_box(i: int, colour: str | None, turn: int, turns: int, colours: Colours) -> Item:
+def turn_box(i: int, colour: str | None, turn: int, turns: int, colours: Colours,
+             layout: PanelLayout = PHONE) -> Item:
     """Box ``i`` of the turn track (the turn ``i + 1``) in ``colour``, ``turn`` the turn now."""
     per_row = (turns + 1) // 2
     bw = (WIDTH - 8) / per_row
     t = i + 1
     x = 4 + (i % per_row) * bw
-    return Item(turn=t, x=_r(x), cx=_r(x + bw / 2), y=4 + (i // per_row) * (TRACK_H + 3), w=_r(bw),
+    return Item(turn=t, x=_r(x), cx=_r(x + bw / 2), y=4 + (i // per_row) * (layout.track_h + 3), w=_r(bw),
                 look=colours.look(colour), now=t == turn)
 
 
-def panel_size(geometry: dict[str, Any]) -> Item:
-    """The size of a board side's panel (:func:`panel`'s ``width`` and ``height``)."""
-    return Item(width=WIDTH, height=TABLE_TOP + max(geometry["table"]) * CELL + 34 + 52)
+def _score_boxes(boxes: list[tuple[str, str, str, Any]], top: float, layout: PanelLayout) -> tuple[list[Item], float]:
+    """The score formula's boxes, ``per_row`` a line, each with the sign after
+    it (+, then = before the total) between it and the next: in the gap on
+    its line, or in the gutter that begins the next line."""
+    n, per = len(boxes), layout.per_row
+    sw = (WIDTH - 8 - layout.gutter - (per - 1) * layout.box_gap) / per if n > per else \
+        (WIDTH - 8 - (per - 1) * layout.box_gap) / per
+    left = 4 + (layout.gutter if n > per else 0)
+    places = [(left + (i % per) * (sw + layout.box_gap), top + (i // per) * (layout.box_h + 8)) for i in range(n)]
+    out = []
+    for i, (k, label, short, value) in enumerate(boxes):
+        x, y = places[i]
+        op = "=" if i == n - 2 else "+" if i < n - 1 else ""
+        if i + 1 < n and places[i + 1][1] == y:
+            op_x, op_y = x + sw + layout.box_gap / 2, y
+        elif i + 1 < n:
+            op_x, op_y = places[i + 1][0] - layout.gutter / 2 - 2, places[i + 1][1]
+        else:
+            op_x, op_y = 0, y
+        out.append(Item(key=k, label=label, short=short, value=value, x=_r(x), y=_r(y), w=_r(sw), op=op,
+                        op_x=_r(op_x), op_y=_r(op_y + layout.box_h * 24 / 44)))
+    return out, places[-1][1] + layout.box_h if places else top
+
+
+def panel_size(geometry: dict[str, Any], layout: PanelLayout = PHONE, boxes: int = 6) -> Item:
+    """The size of a board side's panel (:func:`panel`'s ``width`` and ``height``) with ``boxes`` score boxes."""
+    bottom = layout.table_top + max(geometry["table"]) * layout.cell
+    lines = -(-boxes // layout.per_row)
+    return Item(width=WIDTH, height=bottom + 34 + lines * (layout.box_h + 8))
 
 
 def panel(geometry: dict[str, Any], shown: dict[str, Any], turn: int, turns: int, score: Any,
-          labels: list[tuple[str, str]], colours: Colours) -> Item:
+          labels: list[tuple[str, str]], colours: Colours, layout: PanelLayout = PRINTED) -> Item:
     """Turn track, volume table, elemental boxes and score boxes of one board."""
-    track = [turn_box(i, colour, turn, turns, colours) for i, colour in enumerate(track_colours(shown, turns))]
+    L = layout
+    track = [turn_box(i, colour, turn, turns, colours, L) for i, colour in enumerate(track_colours(shown, turns))]
     heights = geometry["table"]
     tallest = max(heights)
-    top = TABLE_TOP
-    bottom = top + tallest * CELL
+    top = L.table_top
+    cell = L.cell
+    bottom = top + tallest * cell
     earned = shown["free_bonds"]["earned"]
     used = shown["free_bonds"]["used"]
 
@@ -219,23 +308,26 @@ def panel(geometry: dict[str, Any], shown: dict[str, Any], turn: int, turns: int
         column = shown["table"][c]
         for r in range(height):
             colour = column[r] if r < len(column) else None
-            cells.append(Item(x=TABLE_X + c * CELL, y=bottom - (r + 1) * CELL, look=colours.look(colour),
+            cells.append(Item(x=L.table_x + c * cell, y=bottom - (r + 1) * cell, look=colours.look(colour),
                               title=f"Volume {c + 1}, row {r + 1}: {colour or 'empty'}"))
-    columns = [Item(x=TABLE_X + c * CELL + CELL / 2, top=bottom - h * CELL - 9, volume=c + 1,
+    columns = [Item(x=L.table_x + c * cell + cell / 2, top=bottom - h * cell - 9, volume=c + 1,
                     **symbol(f"column {c + 1}")) for c, h in enumerate(heights)]
-    rows = [Item(y=bottom - (r + 0.5) * CELL, **symbol(f"row {r + 1}")) for r in range(tallest)]
+    rows = [Item(y=bottom - (r + 0.5) * cell, **symbol(f"row {r + 1}")) for r in range(tallest)]
     pairs = []
     for i, shape in enumerate(geometry["pairs"]):
         filled = shown["elemental_boxes"].get(shape, [])
-        pairs.append(Item(shape=shape, y=top + i * 34,
-                          boxes=[colours.look(filled[k]) if k < len(filled) else None for k in (0, 1)],
+        y = top + i * L.pair_step
+        pairs.append(Item(shape=shape, y=y, mid=_r(y + L.pair / 2),
+                          boxes=[Item(x=_r(L.pairs_x + 26 + k * (L.pair + 4)), cx=_r(L.pairs_x + 26 + k * (L.pair + 4)
+                                                                                    + L.pair / 2),
+                                      look=colours.look(filled[k]) if k < len(filled) else None) for k in (0, 1)],
                           **symbol(f"pair {shape}")))
     # The engine's best linking, drawn over the table: each link of a chain
     # a bar across the edge two of its cells share (cells are [volume, row]),
     # leaving the cells' colour letters in sight.
     links = []
     for chain in (score.details.get("chains", []) if score is not None else []):
-        centres = [(TABLE_X + (v - 0.5) * CELL, bottom - (r - 0.5) * CELL) for v, r in chain]
+        centres = [(L.table_x + (v - 0.5) * cell, bottom - (r - 0.5) * cell) for v, r in chain]
         bars = [Item(x1=_r(x1 + (x2 - x1) * 0.3), y1=_r(y1 + (y2 - y1) * 0.3),
                      x2=_r(x1 + (x2 - x1) * 0.7), y2=_r(y1 + (y2 - y1) * 0.7))
                 for (x1, y1), (x2, y2) in zip(centres, centres[1:])]
@@ -244,11 +336,10 @@ def panel(geometry: dict[str, Any], shown: dict[str, Any], turn: int, turns: int
     boxes = [(k, label, SHORT.get(k, label), values.get(k)) for k, label in labels]
     boxes.append(("total", "Total", "TOTAL", score.total if score is not None else None))
     score_y = bottom + 34
-    sw = (WIDTH - 8 - 5 * 6) / 6
-    boxes = [Item(key=k, label=label, short=short, value=value, x=_r(4 + i * (sw + 6)), w=_r(sw),
-                  op="=" if i == len(boxes) - 2 else "+" if i < len(boxes) - 1 else "")
-             for i, (k, label, short, value) in enumerate(boxes)]
-    return Item(width=WIDTH, height=score_y + 52, track=track, track_h=TRACK_H, cells=cells, cell=CELL, links=links,
-                columns=columns, rows=rows, row_x=TABLE_X + len(heights) * CELL + 14, table_top=top,
-                table_x=TABLE_X, bottom=bottom, pairs=pairs, pairs_x=PAIRS_X, boxes=boxes,
-                score_y=score_y, free_left=shown["free_bonds"]["left"], free_used=used)
+    boxes, end = _score_boxes(boxes, score_y, L)
+    return Item(width=WIDTH, height=end + 8, track=track, track_h=L.track_h, cells=cells, cell=cell, links=links,
+                columns=columns, rows=rows, row_x=L.table_x + len(heights) * cell + 14, table_top=top,
+                table_x=L.table_x, bottom=bottom, pairs=pairs, pairs_x=L.pairs_x, pair=L.pair, boxes=boxes,
+                score_y=score_y, box_h=L.box_h, head_y=top - L.head_dy, vol_y=bottom + L.vol_dy,
+                label_dy=L.label_dy, value_dy=L.value_dy,
+                free_left=shown["free_bonds"]["left"], free_used=used)

@@ -25,8 +25,8 @@ from typing import Any, Callable, Hashable
 
 from markupsafe import Markup
 
-from companion.games.synthesis.drawing import (TRACK_H, Colours, hexagons, line, line_state, panel, panel_size, paths,
-                                                placed, track_colours, turn_box)
+from companion.games.synthesis.drawing import (PHONE, TRACK_H, Colours, hexagons, line, line_state, panel, panel_size,
+                                                paths, placed, track_colours, turn_box)
 from companion.kept import Kept
 from companion.plugins import macros
 
@@ -148,9 +148,10 @@ def formula_html(game: Any, shown: dict[str, Any], side: str, name: str, mode: s
 
 
 def panel_html(game: Any, shown: dict[str, Any], side: str, turn: int, score: Any, name: str) -> Markup:
-    """The rest of one seat's board: the turn track, and the volume table,
-    elemental boxes and score boxes (a layer each: every turn moves the
-    track of every board, a molecule changes one board's table)."""
+    """The rest of one seat's board, drawn for a phone (``drawing.PHONE``): the
+    turn track, and the volume table, elemental boxes and score boxes (a layer
+    each: every turn moves the track of every board, a molecule changes one
+    board's table)."""
     board, track = shown["board"], written(shown["turn_track"])
     board_written = written({k: shown[k] for k in ("table", "elemental_boxes", "free_bonds")})
     scored = None if score is None else (score.total, tuple((line.key, line.points) for line in score.lines),
@@ -159,7 +160,7 @@ def panel_html(game: Any, shown: dict[str, Any], side: str, turn: int, score: An
     def table() -> Markup:
         labels = [(b.key, b.label) for b in game.cards.rules.score_boxes]
         return _macro("panel_board")(panel(game.geometry(board, side), shown, turn, game.rules.turns, score, labels,
-                                           colours(game)))
+                                           colours(game), PHONE))
 
     def track_html() -> str:
         """The track box by box, each kept for the game (the same on every board)."""
@@ -179,7 +180,8 @@ def panel_html(game: Any, shown: dict[str, Any], side: str, turn: int, score: An
     def draw() -> Markup:
         layers = [layer("panel_track", (turn, track), track_html),
                   layer("panel_board", (board, side, board_written, scored), table)]
-        return Markup(_macro("panel_svg")(panel_size(game.geometry(board, side)), name, layers))
+        size = panel_size(game.geometry(board, side), PHONE, len(game.cards.rules.score_boxes) + 1)
+        return Markup(_macro("panel_svg")(size, name, layers))
     return _drawn.get(game, ("panel", board, side, turn, track, board_written, scored, name), draw)
 
 

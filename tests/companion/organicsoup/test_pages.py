@@ -241,7 +241,7 @@ def test_the_reaction_finder_answers_the_form(app: Any, api: Any) -> None:
     page = _page(app, code, t["tokens"][1])
     form = re.search(r'<div id="react-form".*?</section>', page, re.S).group(0)
     assert f'data-find-url="/organicsoup/t/{code}/find"' in form
-    assert re.search(r'class="stepper guarded">\s*<label for="in-0-graphite">Graphite', form)
+    assert re.search(r'class="stepper guarded">\s*<label for="in-0-graphite">Graph(&#173;|\u00ad)ite', form)
     assert 'id="out-ozone"' in form and 'id="out-pyruvic-acid"' in form
 
 

@@ -10,6 +10,7 @@ import random
 import re
 from typing import Any
 
+from companion.games.synthesis.drawing import PHONE
 from companion.games.synthesis.drawn import formula_html, panel_html
 from companion.games.synthesis.narrate import narrate
 from tests.companion.synthesis.conftest import drive, key, offered, page, section, table
@@ -49,19 +50,19 @@ def test_the_loupe_makes_every_open_line_a_target(app: Any) -> None:
     g = game()
     s = g.apply(g.setup(2, 5), g.to_move(g.setup(2, 5))[0], {"type": "roll"})
     snap = snapshot(s)
-    mine = render(app, snap, 0, "synthesis/_mine.html")
-    loupe = re.search(r'<svg class="syn-formula syn-loupe".*?</svg>', mine, re.S).group(0)
+    decision = render(app, snap, 0, "synthesis/_decision.html")   # the loupe is with the buttons that draw
+    loupe = re.search(r'<svg class="syn-formula syn-loupe".*?</svg>', decision, re.S).group(0)
+    assert decision.index("syn-loupe") < decision.index('id="syn-draw"')
     hits = re.findall(r'<polygon class="hit" points="[^"]+" data-line="([^"]+)"', loupe)
     open_lines = [e["line"] for e, ch in zip(g.geometry(s.seats[0].board, s.side)["lines"], s.seats[0].lines)
                   if ch == "." and not e["printed"] and not e["start"]]
     assert hits == open_lines
-    decision = render(app, snap, 0, "synthesis/_decision.html")
     assert 'id="syn-placements"' in decision and 'data-act-from="#syn-placements"' in decision
     for a in g.actions(s, 0):
         assert all(f'data-line="{line}"' in loupe for line in a["lines"])
     # nobody sees another player's controls; a spectator sees every board and no loupe
-    spectator = render(app, snap, None, "synthesis/_mine.html")
-    assert "syn-loupe" not in spectator
+    spectator = render(app, snap, None, "synthesis/_mine.html") + render(app, snap, None, "synthesis/_decision.html")
+    assert "syn-loupe" not in spectator and "syn-loupe" not in render(app, snap, 0, "synthesis/_mine.html")
     boards = "".join(render(app, snap, None, f"synthesis/_board_{k}.html") for k in range(1, 9))
     assert boards.count('class="card syn-board"') == 2 and "Ada's board" in boards and "Bo's board" in boards
 
@@ -331,8 +332,9 @@ def test_the_volume_table_shows_the_engines_best_linking(app: Any) -> None:
                 for (x1, y1, x2, y2), (v1, r1), (v2, r2) in zip(ends, chain, chain[1:]):
                     # neighbouring cells of the table; the bar crosses their shared edge
                     assert abs(v1 - v2) + abs(r1 - r2) == 1
-                    assert round((x2 - x1) / (0.4 * 22), 6) == v2 - v1 and round((y1 - y2) / (0.4 * 22), 6) == r2 - r1
-                    assert abs((x1 + x2) / 2 - (30 + 22 * ((v1 + v2) / 2 - 0.5))) < 0.01
+                    cell, left = PHONE.cell, PHONE.table_x     # a table at the table is drawn for a phone
+                    assert round((x2 - x1) / (0.4 * cell), 6) == v2 - v1 and round((y1 - y2) / (0.4 * cell), 6) == r2 - r1
+                    assert abs((x1 + x2) / 2 - (left + cell * ((v1 + v2) / 2 - 0.5))) < 0.01
             if chains:
                 other = type(score)(score.seat, score.name, score.lines, score.total,
                                     {**score.details, "chains": [list(reversed(chains[0]))] + chains[1:]})

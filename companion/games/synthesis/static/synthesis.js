@@ -6,10 +6,12 @@
  * gesture (data-act-from). This script only helps choose it:
  * - the loupe (svg.syn-loupe) shows the player's formula up close, every
  *   open line a tap target over 44 px; tapping lines gathers them, and when
- *   they are exactly one legal placement the menu is set to it;
+ *   they are exactly one legal placement the menu is set to it; after each
+ *   tap "Draw this bond" (under the loupe) is on the screen;
  * - "Show a placement" walks through the legal placements that contain the
  *   lines tapped so far, drawing each on the formula;
- * - tapping the formula (svg.syn-formula[data-mine]) moves the loupe there.
+ * - tapping the formula (svg.syn-formula[data-mine]) moves the loupe there,
+ *   and brings the loupe onto the screen.
  * Free bonds use the house's gestures alone (a colour and a line of the
  * loupe). A half-made choice is kept while the phone's task is the same
  * (data-pick-key), whatever other phones do.
@@ -86,7 +88,7 @@
     var draw = byId("syn-draw");
     if (draw) draw.disabled = !(select && select.value);
     if (select) {
-      if (!state.base.length && !shown) say("Tap the lines of your bond in the loupe below, or choose it from the list.");
+      if (!state.base.length && !shown) say("Tap the lines of your bond in the loupe above, or choose it from the list.");
       else if (exact) say(state.base.length + " line" + (state.base.length > 1 ? "s" : "") + ": a legal placement. Draw it, or tap more lines.");
       else if (shown) say("Placement " + (state.preview % candidates.length + 1) + " of " + candidates.length +
                           (state.base.length ? " with the lines you tapped" : "") + ": Draw it, or show another.");
@@ -106,6 +108,7 @@
       if (i >= 0) state.base.splice(i, 1); else state.base.push(name);
       state.preview = -1;
       sync();
+      if (window.labkit && window.labkit.reveal) window.labkit.reveal([byId("syn-draw")]);
       return;
     }
     var mine = t.closest && t.closest("svg.syn-formula[data-mine]");
@@ -115,7 +118,9 @@
       var local = pt.matrixTransform(mine.getScreenCTM().inverse());
       state.centre = { x: local.x, y: local.y };
       aim();
-      loupe().scrollIntoView({ block: "nearest", behavior: "smooth" });
+      // up to the loupe, its top under the top bar: "Draw this bond" under it is on the screen too
+      var wrap = loupe().parentElement;
+      if (!(window.labkit && window.labkit.onScreen(wrap))) wrap.scrollIntoView({ block: "start", behavior: "smooth" });
       return;
     }
     if (t.closest && t.closest("[data-syn-next]")) {

@@ -53,7 +53,12 @@ def write(pieces: Sequence[Piece], target: Path, *, title: str, bleed: float) ->
                 lo, hi = DRAWN_BLEED - bleed, DRAWN_BLEED + bleed
                 c.setBleedBox((pt(lo), pt(lo), pt(hi + w), pt(hi + h)))
                 name = pdf._ensure_form(face, piece.key)
+                # A face drawn without bleed (a die net) sits on the trim, in the middle of the page.
+                fw, fh = pdf.forms[name]
+                c.saveState()
+                c.translate((pt(w + 2 * DRAWN_BLEED) - fw) / 2, (pt(h + 2 * DRAWN_BLEED) - fh) / 2)
                 c.doForm(name)
+                c.restoreState()
                 first.setdefault(face.digest, FacePage(face, pdf.stats.pages))
                 pdf.end_page()
     return Path(target).read_bytes(), list(first.values())

@@ -138,7 +138,7 @@ def run(printable: Printable, component: Component, index: int, options: ExportO
         bleed: float, code: str, recorded: dict | None) -> ComponentExport:
     """Every export of one component (or the recorded result when nothing changed)."""
     started = time.perf_counter()
-    drawn = comp.pieces(component, printable.cardset, bleed=oneup.DRAWN_BLEED, ink_saver=False)
+    drawn = comp.pieces(component, printable.cardset, bleed=oneup.DRAWN_BLEED, ink_saver=False, cut_guides=False)
     if drawn.problems:
         raise BuildError("\n".join(str(p) for p in drawn.problems))
     pieces = drawn.pieces

@@ -64,6 +64,10 @@ class Component(Model):
     """The products a print shop may make of it, when not the default for its
     kind and size (:func:`shop_kinds`): a box to fold or parts that must keep
     their sizes together are custom-cut ``cardstock``."""
+    cut: Literal["trim", "outline"] = "trim"
+    """``outline``: the piece is cut along an outline drawn on it (a box to
+    fold), not along its trim rectangle, so its art meets the trim where the
+    outline does; dice nets are always cut so."""
     tts_bag: str | None = None
     """On a virtual table the pieces start in a bag of this name (drawn blind)."""
 

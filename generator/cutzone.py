@@ -13,7 +13,8 @@ the same art is on both sides of it. So each pixel of the band is compared
 with the pixel on the same line across the edge, :data:`REFERENCE_MM` out in
 the bleed; a pixel that differs from it is a graphic in the cut zone. For a
 round piece the band is the ring inside its circle and the comparison runs
-along the radius.
+along the radius. A background pattern that changes across the edge (a card
+back's lattice) reads as graphics too: the check is for fronts.
 
 >>> import numpy as np
 >>> plain = np.full((100, 100, 3), 200, np.uint8)   # 10 mm square + 2 mm bleed, 5 px/mm
@@ -122,3 +123,31 @@ def _round(a, size, ppm, bleed, safe) -> list[Finding]:
     if d.sum() < MIN_PIXELS:
         return []
     return [Finding("circle", round(float((r - rr[d]).min()) / ppm, 2), int(d.sum()))]
+
+
+def measured(component, pieces, *, px_per_mm: float = 6.0) -> list[tuple[str, list[Finding]]]:
+    """Each distinct front of ``pieces`` (drawn with :data:`oneup.DRAWN_BLEED`
+    of art and no cut guides, as the exports draw them) put in a 1-up PDF,
+    rendered by PDFium and measured: ``(piece key, findings)`` for every front
+    with graphics in the cut zone. The component's ``safe_zone`` stands for
+    3 mm where it says less (a 15 mm token)."""
+    import tempfile
+    from pathlib import Path
+
+    from generator import oneup
+    from generator.pdf import Piece
+
+    fronts: dict[str, Piece] = {}
+    for p in pieces:
+        fronts.setdefault(p.front.digest, Piece(p.key, p.label, p.size, p.front))
+    with tempfile.TemporaryDirectory() as tmp:
+        data, pages = oneup.write(list(fronts.values()), Path(tmp) / "fronts.pdf", title="cut zone", bleed=3.0)
+    images = oneup.render(data, pages, px_per_mm)
+    safe = component.safe_zone.mm if component.safe_zone else SAFE_MM
+    out = []
+    for digest, piece in fronts.items():
+        found = findings(images[digest], piece.size, px_per_mm, bleed=oneup.DRAWN_BLEED, safe=safe,
+                         round_piece=component.shape == "round")
+        if found:
+            out.append((piece.key, found))
+    return out

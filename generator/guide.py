@@ -109,6 +109,7 @@ def exports_guide(title: str, components: list[Component], done: list, options, 
     from generator.shops import SHOPS
 
     names = {c.id: c.name for c in components}
+    kinds = {c.id: c.kind for c in components}
     lines = ["## For print shops and virtual tables", ""]
     if options.one_up:
         lines += [f"- `1-up/{game}-<component>-1up.pdf`: one piece a page, every copy, a two-sided piece front",
@@ -121,14 +122,15 @@ def exports_guide(title: str, components: list[Component], done: list, options, 
                   "with the shop's bleed, numbered so each `-front` has its `-back` beside it (or one `back.png`",
                   "when every piece shares it; a plain white one for one-sided pieces), dice a PNG per face",
                   "numbered 1 to 6 as on a standard die, and `quantities.csv` (file, back, count).",
-                  f"{shop.upload[0].upper()}{shop.upload[1:]}. Custom-cut cardstock is cut along the outline",
-                  "printed on the piece: give the shop that line as the cut.", "",
+                  f"{shop.upload[0].upper()}{shop.upload[1:]}.",
+                  "Custom-cut cardstock is cut along the outline printed on the piece: give the shop that line",
+                  "as the cut.", "",
                   "| component | printed as | files |", "|---|---|---|"]
         for e in done:
             product = e.products.get(sid, "")
             lines.append(f"| {names.get(e.component, e.component)} | "
                          + (f"{product} | `shops/{sid}/{e.component}/`" if product else
-                            f"not exported: {shop.name} sells nothing that holds {e.size[0]:g} x {e.size[1]:g} mm "
+                            f"not exported: {shop.name} sells {_nothing_for(kinds.get(e.component), e.size)} "
                             "in our table of published sizes (print it from the 1-up PDF or at home) | ") + " |")
         lines.append("")
     if options.tts:
@@ -138,6 +140,10 @@ def exports_guide(title: str, components: list[Component], done: list, options, 
                   f"`{game}-contact-sheet.pdf`: every face of every exported component with its id, to check",
                   "the whole set at a glance before ordering.", ""]
     return "\n".join(lines)
+
+
+def _nothing_for(kind: str | None, size) -> str:
+    return "no custom die" if kind == "dice" else f"nothing that holds {size[0]:g} x {size[1]:g} mm"
 
 
 def _tts_steps(game: str) -> list[str]:

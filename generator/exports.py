@@ -174,7 +174,9 @@ def run(printable: Printable, component: Component, index: int, options: ExportO
         return ppm, renders[ppm]
 
     wants = [wanted_ppm(component, f, size, options.dpi) for f in chosen.values() if f is not None]
-    base = max(wants) if wants else min(options.dpi / 25.4, tts.TILE_SIDE_PX / max(size))
+    # The table and the contact sheet need no more than a tile's pixels (a board's shop picture does).
+    largest = tts.TILE_SIDE_PX * options.dpi / shoplist.DPI / max(size)
+    base = min(max(wants), largest) if wants else min(options.dpi / 25.4, largest)
     if component.kind == "dice":   # a virtual die's faces are larger than a bought one's
         base = max(base, dicefaces.TTS_CELL * options.dpi / shoplist.DPI / dicefaces.face_mm(size))
     base, images = render_for(base)

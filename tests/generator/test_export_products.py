@@ -134,7 +134,8 @@ def test_dice_as_shop_dice_one_up_pages_and_virtual_dice(tmp_path):
     dice = comp.source(printable.cardset, component).dice
     result = exports.run(printable, component, index, exports.ExportOptions(dpi=LOW_DPI), tmp_path, 3.0, "t", None)
     assert len(PdfReader(tmp_path / "1-up" / f"labnotes-{component.id}-1up.pdf").pages) == sum(d.count for d in dice)
-    assert (tmp_path / result.contact).is_file()
+    contact = " ".join(p.extract_text() for p in PdfReader(tmp_path / result.contact).pages)
+    assert all(f"{component.id}.{d.colour}.front" in contact for d in dice)
 
     rows = list(csv.DictReader((tmp_path / "shops" / "thegamecrafter" / component.id / "quantities.csv").open()))
     assert len(rows) == 6 * len(dice)

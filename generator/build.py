@@ -29,7 +29,6 @@ record is ``output/.labkit-cache.json``.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import time
 from dataclasses import dataclass, field
@@ -41,7 +40,7 @@ from engine.descriptor import GameDescriptor
 from generator import booklet as booklets
 from generator import components as comp
 from generator import exports as _exports
-from generator import booklet_build, contact, fonts, rebuild, sheets, tts, workers
+from generator import booklet_build, fonts, rebuild, sheets, workers
 from generator.sheets import Job
 from generator.booklet_md import BookletError
 from generator.files import atomic_write, digest_key, write_if_changed
@@ -298,7 +297,7 @@ def _build_stale(options: BuildOptions, stale, cache: rebuild.Cache, report: Bui
                 extra.append(str((font_dir / f.name).relative_to(game_out)))
         done_exports = [results[(game, cid)] for cid in exported]
         report.exports += done_exports
-        extra += _finish_exports(printable, game_out, done_exports, options)
+        extra += _exports.finish(printable, game_out, done_exports, options.exports) if exporting else []
         # the sheets to buy are counted from the pages just written
         guide = printing_guide(printable.manifest, game_jobs, game_out, lambda job: pages_written[job.target],
                                booklet.note)
@@ -315,27 +314,6 @@ def _build_stale(options: BuildOptions, stale, cache: rebuild.Cache, report: Bui
                              "origin": registry.origin(game), "where": rebuild.where_read(descriptor, folder),
                              "files": [[str(f.path), f.pages, f.pieces, f.note] for f in game_files],
                              "exports": [_exports.result_dict(e) for e in done_exports]}
-
-
-def _finish_exports(printable: Printable, game_out: Path, done: list[ComponentExport],
-                    options: BuildOptions) -> list[str]:
-    """The game's Tabletop Simulator saved object and contact sheet, from its components' exports."""
-    if not done:
-        return []
-    game = printable.game.name
-    files = []
-    if options.exports.tts:
-        objects = [o for e in done for o in e.tts]
-        saved = tts.saved_object(printable.manifest.title, objects)
-        target = game_out / "tts" / f"{game}-saved-object.json"
-        write_if_changed(target, (json.dumps(saved, indent=1) + "\n").encode("utf-8"))
-        files.append(str(target.relative_to(game_out)))
-    if options.exports.contact:
-        target = game_out / f"{game}-contact-sheet.pdf"
-        if not target.exists() or any(not e.skipped for e in done):
-            contact.merge([game_out / e.contact for e in done if e.contact], target)
-        files.append(target.name)
-    return files
 
 
 def _distinct_faces(pieces: list[Piece]) -> list[Face]:

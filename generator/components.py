@@ -52,12 +52,15 @@ def source(cardset: Any, component: Component) -> Any:
 
 
 def pieces(component: Component, cardset: Any, *, bleed: float, ink_saver: bool,
-           only: Collection[str] | None = None) -> Drawn:
+           only: Collection[str] | None = None, cut_guides: bool = True) -> Drawn:
     """Every physical piece of ``component``, copies included, in print order;
     with ``only``, a deck's cards of those ids alone (the studio redraws the
-    cards an edit changed first, the rest after)."""
+    cards an edit changed first, the rest after).
+    ``cut_guides``: a round piece's outline drawn on its trim, for a home
+    cutter's scissors; a shop cuts with its own die, where a line on the trim
+    shows as a sliver wherever the die wanders (the exports draw none)."""
     base = {"game": cardset.cards, "play": cardset.play, "component": component, "bleed": bleed,
-            "ink_saver": ink_saver}
+            "ink_saver": ink_saver, "cut_guides": cut_guides}
     out = Drawn()
 
     def face(template: str, name: str, ctx: dict[str, Any], where: str, shows: Any) -> Face:

@@ -155,6 +155,12 @@ def die_net(f: float, t: float) -> dict[str, Any]:
     return {"faces": [(c * f, r * f) for c, r in spots], "cut": cut, "folds": folds}
 
 
+EDGE_MM = 3.4
+"""Where a graphic near the trim may start, its stroke included: outside the
+3 mm a cut may wander into (generator/cutzone.py), with room for a 0.5 mm
+stroke drawn centred on its outline."""
+
+
 def repeat(seq: Any, times: int) -> list[Any]:
     return list(seq) * int(times)
 
@@ -164,6 +170,7 @@ GLOBALS = {
     "element": element,
     "FONT": fonts.FONT_STACK,
     "SMALLEST": MIN_SIZE_MM,  # the smallest type printed (about 6.2 pt)
+    "EDGE": EDGE_MM,
     "n": n,
     "wrap": wrap,
     "textbox": textbox,

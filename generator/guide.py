@@ -109,6 +109,7 @@ def exports_guide(title: str, components: list[Component], done: list, options, 
     from generator.shops import SHOPS
 
     names = {c.id: c.name for c in components}
+    kinds = {c.id: c.kind for c in components}
     lines = ["## For print shops and virtual tables", ""]
     if options.one_up:
         lines += [f"- `1-up/{game}-<component>-1up.pdf`: one piece a page, every copy, a two-sided piece front",
@@ -117,29 +118,57 @@ def exports_guide(title: str, components: list[Component], done: list, options, 
     for sid in options.shops:
         shop = SHOPS[sid]
         lines += [f"### {shop.name}", "",
-                  f"`shops/{sid}/<component>/`: one PNG per face at 300 dpi with the shop's bleed, numbered so",
-                  "each `-front` has its `-back` beside it (or one `back.png` when every piece shares it), and",
-                  f"`quantities.csv` (file, back, count). {shop.upload[0].upper()}{shop.upload[1:]}.", "",
-                  "| component | printed as |", "|---|---|"]
+                  f"`shops/{sid}/<component>/`: one PNG per face at the product's size, 300 dpi (said in the file)",
+                  "with the shop's bleed, numbered so each `-front` has its `-back` beside it (or one `back.png`",
+                  "when every piece shares it; a plain white one for one-sided pieces), dice a PNG per face",
+                  "numbered 1 to 6 as on a standard die, and `quantities.csv` (file, back, count).",
+                  f"{shop.upload[0].upper()}{shop.upload[1:]}.",
+                  "Custom-cut cardstock is cut along the outline printed on the piece: give the shop that line",
+                  "as the cut.", "",
+                  "| component | printed as | files |", "|---|---|---|"]
         for e in done:
             product = e.products.get(sid, "")
             lines.append(f"| {names.get(e.component, e.component)} | "
-                         + (product if product else f"not exported: no {shop.name} size of "
-                            f"{e.size[0]:g} x {e.size[1]:g} mm in our table of published sizes "
-                            "(print it from the 1-up PDF or at home)") + " |")
+                         + (f"{product} | `shops/{sid}/{e.component}/`" if product else
+                            f"not exported: {shop.name} sells {_nothing_for(kinds.get(e.component), e.size)} "
+                            "in our table of published sizes (print it from the 1-up PDF or at home) | ") + " |")
         lines.append("")
     if options.tts:
-        lines += ["### Tabletop Simulator", "",
-                  f"Copy `tts/{game}-saved-object.json` into Tabletop Simulator's `Saves/Saved Objects` folder",
-                  "(Documents/My Games/Tabletop Simulator on Windows) and spawn it from Objects > Saved Objects:",
-                  "the decks (sheets of at most 10 x 7 cards, the back in the last slot as the hidden card), the",
-                  "boards, tiles and tokens. Its pictures are addressed as `file:///` paths to this folder, written",
-                  "at build time: they load on this computer only, and not after the folder moves (build again).",
-                  "To play with others online, upload the pictures in `tts/` (Tabletop Simulator's Cloud Manager",
-                  "or any web host) and replace the `file:///` addresses in the JSON with theirs.",
-                  "Paper dice are not exported: use Tabletop Simulator's own dice. A pad of sheets is one tile.", ""]
+        lines += _tts_steps(game)
     if options.contact:
         lines += ["### Proofing", "",
                   f"`{game}-contact-sheet.pdf`: every face of every exported component with its id, to check",
                   "the whole set at a glance before ordering.", ""]
     return "\n".join(lines)
+
+
+def _nothing_for(kind: str | None, size) -> str:
+    return "no custom die" if kind == "dice" else f"nothing that holds {size[0]:g} x {size[1]:g} mm"
+
+
+def _tts_steps(game: str) -> list[str]:
+    saved = f"tts/{game}-saved-object.json"
+    return [
+        "### Tabletop Simulator", "",
+        f"`tts/` holds `{saved}` and its pictures, a folder per component: the decks (sheets of at most",
+        "10 x 7 cards, the back in the last slot as the hidden card) at their cards' proportions, the dice as",
+        "custom dice, boards and tiles at their proportions, tokens, and pieces drawn blind in a bag.",
+        "Tabletop Simulator loads a picture only from a web address (http or https) or from an absolute",
+        "`file:///` address on the player's own computer, so the saved object is told where `tts/` is:", "",
+        "1. Put the whole `tts/` folder, as it is, where the pictures will be read from: for players online,",
+        "   any web host that serves files as they are (its address for the folder is the base); for one",
+        "   computer, any folder on it, whose base is `file:///` and the folder, such as",
+        f"   `file:///C:/Users/you/Documents/{game}-tts/` (Windows), `file:///Users/you/{game}-tts/` (macOS)",
+        f"   or `file:///home/you/{game}-tts/` (Linux).",
+        "2. Build again with that base: `labkit build --tts-base-url https://example.org/lab/tts/`. Only the",
+        "   saved object changes: every picture's address becomes the base and its path inside `tts/`.",
+        f"3. Copy `{saved}` into Tabletop Simulator's Saved Objects folder:",
+        "   `Documents/My Games/Tabletop Simulator/Saves/Saved Objects` on Windows,",
+        "   `~/Library/Tabletop Simulator/Saves/Saved Objects` on macOS,",
+        "   `~/.local/share/Tabletop Simulator/Saves/Saved Objects` on Linux; in the game, Objects >",
+        "   Saved Objects spawns it.",
+        "4. Online without a web host: build with a `file:///` base (step 2), spawn it, then in Modding >",
+        "   Cloud Manager upload all (the arrow at its top): Tabletop Simulator puts every picture it loaded",
+        "   in your Steam Cloud and points the objects at it. Save the objects again and share that file.", "",
+        "Without `--tts-base-url` the addresses are the pictures' paths inside `tts/`: they name nothing of",
+        "the computer that built them, and they load once a build gives them a base.", ""]

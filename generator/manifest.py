@@ -18,9 +18,15 @@ from generator.geometry import CARD_SIZES
 MANIFEST = "game.yaml"
 
 Kind = Literal["deck", "sheet", "dice", "token", "board"]
+ShopKind = Literal["card", "tile", "chit", "cardstock", "board", "mat", "pad", "die"]
+"""What a print shop sells a component as (``generator/shops.yaml``)."""
 """deck: one piece per data row; sheet/token/board: one design, ``count``
 copies; dice: one net per die in the data. A board larger than the paper is
 printed in overlapping tiles with assembly marks."""
+
+
+LARGE_MM = 130.0
+"""A piece longer than this is a board or a mat, not a card (and not a card on a virtual table)."""
 
 
 class SafeZone(Model):
@@ -54,6 +60,16 @@ class Component(Model):
     sheet_with: str | None = None
     """Print on the sheets of that component (loose pieces sharing a page,
     e.g. a lone token beside the dice nets) instead of a file of its own."""
+    shop_as: list[ShopKind] | None = None
+    """The products a print shop may make of it, when not the default for its
+    kind and size (:func:`shop_kinds`): a box to fold or parts that must keep
+    their sizes together are custom-cut ``cardstock``."""
+    cut: Literal["trim", "outline"] = "trim"
+    """``outline``: the piece is cut along an outline drawn on it (a box to
+    fold), not along its trim rectangle, so its art meets the trim where the
+    outline does; dice nets are always cut so."""
+    tts_bag: str | None = None
+    """On a virtual table the pieces start in a bag of this name (drawn blind)."""
 
     @field_validator("size")
     @classmethod
@@ -73,6 +89,25 @@ class Component(Model):
     @property
     def duplex(self) -> bool:
         return self.back is not None
+
+    def shop_kinds(self) -> tuple[str, ...]:
+        """What a shop may print it as: ``shop_as``, else by kind and size
+        (cards, tiles and chits up to :data:`LARGE_MM`, boards and mats beyond).
+
+        >>> Component(id="x", name="X", kind="deck", size="poker", front="t").shop_kinds()
+        ('card', 'tile', 'chit', 'cardstock')
+        >>> Component(id="x", name="X", kind="deck", size=[250, 185], front="t").shop_kinds()
+        ('board', 'mat')
+        """
+        if self.shop_as:
+            return tuple(self.shop_as)
+        if self.kind == "sheet":
+            return ("pad",)
+        if self.kind == "dice":
+            return ("die",)
+        if self.kind == "board" or (self.trim is not None and max(self.trim) > LARGE_MM):
+            return ("board", "mat")
+        return ("card", "tile", "chit", "cardstock")
 
 
 class Preview(Model):

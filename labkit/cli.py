@@ -91,10 +91,13 @@ def list_games() -> None:
               help="Tabletop Simulator deck sheets, pictures and saved object.")
 @click.option("--contact/--no-contact", default=True, show_default=True,
               help="A contact sheet of every face with its id.")
+@click.option("--tts-base-url", default=None, metavar="URL",
+              help="Where the game's tts/ folder is uploaded (https://... or a file:/// folder): every picture "
+                   "of the Tabletop Simulator saved object is addressed as URL plus its path inside tts/.")
 @click.option("--jobs", "workers", type=click.IntRange(1, 64), default=None,
               help="Processes to build with. Default: one per core.")
 def build(names, games, paper, bleed, layout_, out: Path, data_dir, no_backs, back_offset, ink_saver, no_svg,
-          force, shop, one_up, tts, contact, workers) -> None:
+          force, shop, one_up, tts, contact, tts_base_url, workers) -> None:
     """Render every component to PDF (A4 and Letter) and SVG: of every game,
     or of the GAMEs named (like --game)."""
     from generator.build import BuildError, BuildOptions, build as run_build
@@ -103,6 +106,12 @@ def build(names, games, paper, bleed, layout_, out: Path, data_dir, no_backs, ba
     from labkit.setfiles import is_set_path
 
     shops = tuple(dict.fromkeys(s.strip() for s in shop.split(",") if s.strip() and s.strip() != "none"))
+    if tts_base_url is not None:
+        from generator.tts import base_url_problem
+
+        problem = base_url_problem(tts_base_url)
+        if problem:
+            _fail(f"--tts-base-url: {problem}")
     for s in shops:
         if s not in SHOPS:
             _fail(f"--shop: unknown shop {s!r} (known: {', '.join(SHOPS)}, or none)")
@@ -111,7 +120,8 @@ def build(names, games, paper, bleed, layout_, out: Path, data_dir, no_backs, ba
         games=list(dict.fromkeys([*names, *games])), papers=("a4", "letter") if paper == "both" else (paper,),
         bleed=bleed, out=out, data_dir=data_dir, layouts=("grid", "bleed") if layout_ == "both" else (layout_,),
         backs=not no_backs, back_offset=back_offset, ink_saver=ink_saver, svg=not no_svg, force=force,
-        exports=ExportOptions(shops=shops, one_up=one_up, tts=tts, contact=contact), workers=workers)
+        exports=ExportOptions(shops=shops, one_up=one_up, tts=tts, contact=contact, tts_base_url=tts_base_url),
+        workers=workers)
     if data_dir is not None and not is_set_path(data_dir):
         _fail(f"{data_dir}: not a folder or a .zip (give a card set: labkit new-set makes one)")
     try:

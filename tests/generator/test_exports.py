@@ -1,11 +1,11 @@
-"""Files for print shops and virtual tables (issue 20): shop PNGs at the
-shops' published sizes, 1-up PDFs with a TrimBox and BleedBox on every
-page, a Tabletop Simulator saved object whose decks and sheets hold the
-component's cards, quantity lists, the contact sheet.
+"""Files for print shops and virtual tables (issues 20 and 39), checked on a
+low-dpi build of Compounded (decks of three sizes, tiles, round tokens in a
+bag, boards, one-sided pieces, custom-cut pieces), opened as another
+computer opens them: the game's folder is copied elsewhere first, and every
+file is read from the copy.
 
-Structure is checked on a low-dpi build of Compounded (decks of three
-sizes, round tokens, boards); pixel sizes at the shops' 300 dpi on one card
-per shop size of every game."""
+Shop pictures at the shops' full 300 dpi, every component of every game and
+the Tabletop Simulator base address: test_export_products.py."""
 
 from __future__ import annotations
 
@@ -13,17 +13,16 @@ import csv
 import json
 import shutil
 from pathlib import Path
-from urllib.parse import unquote, urlparse
 
 import pytest
 from PIL import Image
 from pypdf import PdfReader
 
 from generator import components as comp
-from generator import exports, oneup, shops, tts
+from generator import exports, shopfiles, shops, tts
 from generator.build import BuildOptions, build
 from generator.printable import load
-from labkit import cardsets, registry
+from labkit import registry
 
 MM = 72 / 25.4
 LOW_DPI = 40
@@ -31,12 +30,18 @@ LOW_DPI = 40
 
 @pytest.fixture(scope="module")
 def compounded(tmp_path_factory):
+    """The build, then its folder copied to another place (as it reaches
+    another computer) and the original removed: nothing may depend on where
+    it was built."""
     out = tmp_path_factory.mktemp("exports")
     options = BuildOptions(games=["compounded"], out=out, papers=("a4",), layouts=("grid",), svg=False,
                            exports=exports.ExportOptions(dpi=LOW_DPI))
     report = build(options)
     printable = load(registry.find("compounded"))
-    return out / "compounded", report, printable
+    elsewhere = tmp_path_factory.mktemp("another-computer") / "compounded"
+    shutil.copytree(out / "compounded", elsewhere)
+    shutil.rmtree(out / "compounded")
+    return elsewhere, report, printable, str(out.resolve())
 
 
 def _exported(printable):
@@ -47,87 +52,81 @@ def _pieces(printable, component):
     return comp.pieces(component, printable.cardset, bleed=0.0, ink_saver=False).pieces
 
 
+def _designs(printable, component):
+    return exports._designs(_pieces(printable, component))
+
+
 # --- shop images ----------------------------------------------------------------------------
-def test_every_shop_size_says_where_it_is_published():
-    for shop in shops.SHOPS.values():
-        for p in shop.products:
-            assert p.source.strip() and p.pixels[0] > 0 and p.pixels[1] > 0, (shop.id, p.id)
-    tgc, mpc = shops.SHOPS["thegamecrafter"], shops.SHOPS["makeplayingcards"]
-    assert tgc.product_for((63, 88)).pixels == (825, 1125)
-    assert mpc.product_for((63, 88)).pixels == (822, 1122)
-
-
-def test_shop_pngs_are_the_published_size_at_300_dpi(tmp_path):
-    """One card of every size that some shop prints, rendered as the build
-    renders it, at full resolution: exactly the product's pixels."""
-    checked = set()
-    for game in registry.games().values():
-        printable = load(game)
-        for component in _exported(printable):
-            if component.trim is None:
-                continue
-            for sid, shop in shops.SHOPS.items():
-                product = shop.product_for(component.trim)
-                if product is None or (sid, product.id, component.trim) in checked:
-                    continue
-                checked.add((sid, product.id, component.trim))
-                piece = comp.pieces(component, printable.cardset, bleed=oneup.DRAWN_BLEED,
-                                    ink_saver=False).pieces[0]
-                data, pages = oneup.write([piece], tmp_path / f"{len(checked)}.pdf", title="t", bleed=3.0)
-                images = oneup.render(data, pages[:1], exports.px_per_mm(piece.size, [product]))
-                png = exports.shop_picture(images[piece.front.digest], product, piece.size)
-                assert png.size == product.oriented(piece.size), (game.name, component.id, sid)
-                assert png.mode == "RGB"
-    sizes = {(sid, pid) for sid, pid, _ in checked}
-    # poker at both shops; tarot, mini and the two square decks at The Game Crafter
-    assert {("thegamecrafter", "PokerDeck"), ("makeplayingcards", "poker"), ("thegamecrafter", "TarotDeck"),
-            ("thegamecrafter", "MiniDeck"), ("thegamecrafter", "EuroSquareDeck"),
-            ("thegamecrafter", "SquareDeck")} <= sizes
-
-
-def test_shop_folders_pair_fronts_and_backs_and_count_every_piece(compounded):
-    game_out, report, printable = compounded
+def test_every_component_is_in_a_shop_folder_with_its_count(compounded):
+    """Every component (cards, tiles, tokens, boards, the tray, the dish) is
+    in The Game Crafter's folder, as the product chosen for it; the counts
+    add up to the pieces printed; each picture is the product's size at the
+    build's dpi, said in the file; one-sided pieces get a white back."""
+    game_out, report, printable, _ = compounded
     for component in _exported(printable):
+        designs = _designs(printable, component)
         pieces = _pieces(printable, component)
-        for sid, shop in shops.SHOPS.items():
+        for sid, fit in exports.fits(component, designs, tuple(shops.SHOPS)).items():
             folder = game_out / "shops" / sid / component.id
-            if shop.product_for(component.trim) is None:
-                assert not folder.exists()
+            if fit is None:
+                assert not folder.exists(), (sid, component.id)
                 continue
             rows = list(csv.DictReader((folder / "quantities.csv").open()))
-            assert sum(int(r["count"]) for r in rows) == len(pieces)
+            assert sum(int(r["count"]) for r in rows) == len(pieces), (sid, component.id)
+            assert len(rows) == len(designs)
+            px = shopfiles.shop_pixels(fit.product, component.trim, LOW_DPI)
             for r in rows:
-                front = folder / r["file"]
-                assert front.name.endswith("-front.png") and front.exists()
-                if r["back"]:
-                    assert (folder / r["back"]).exists()
-                    assert r["back"] == "back.png" or r["back"] == r["file"].replace("-front", "-back")
-                with Image.open(front) as im:
-                    assert im.size == exports.shop_pixels(shop.product_for(component.trim), component.trim, LOW_DPI)
+                front, back = folder / r["file"], folder / r["back"]
+                assert front.name.endswith("-front.png") and r["back"], (component.id, r)
+                assert r["back"] == "back.png" or r["back"] == r["file"].replace("-front", "-back")
+                for picture in (front, back):
+                    with Image.open(picture) as im:
+                        assert im.size == px and im.mode == "RGB", (picture, im.size, px)
+                        assert round(im.info["dpi"][0]) == LOW_DPI
+            if not all(p.back for p in pieces):
+                with Image.open(folder / "back.png") as im:
+                    assert im.getextrema() == ((255, 255), (255, 255), (255, 255))   # plain white
+        assert (game_out / "shops" / "thegamecrafter" / component.id).is_dir(), component.id
 
 
 def test_quantities_sum_to_the_printed_counts(compounded):
-    game_out, report, printable = compounded
+    game_out, report, printable, _ = compounded
     printed = {f.path.name: f.pieces for f in report.files}
+    def ordered(component) -> int:
+        return sum(int(r["count"]) for r in csv.DictReader(
+            (game_out / "shops" / "thegamecrafter" / component.id / "quantities.csv").open()))
+
     for component in _exported(printable):
-        qty = game_out / "shops" / "thegamecrafter" / component.id / "quantities.csv"
-        if not qty.exists():
-            continue
-        total = sum(int(r["count"]) for r in csv.DictReader(qty.open()))
-        assert total == printed[f"compounded-a4-{component.id}.pdf"]
+        if component.gang_with or component.sheet_with:
+            continue   # printed in another component's file, counted with it
+        sharing = [c for c in printable.components() if component.id in (c.gang_with, c.sheet_with)]
+        total = ordered(component) + sum(ordered(c) for c in sharing)
+        assert total == printed[f"compounded-a4-{component.id}.pdf"], component.id
 
 
-def test_guide_names_the_pieces_no_shop_prints(compounded):
-    game_out, _, _ = compounded
+def test_the_reminder_cards_have_a_back_for_the_shop(compounded):
+    game_out, _, _, _ = compounded
+    folder = game_out / "shops" / "thegamecrafter" / "reminder-cards"
+    rows = list(csv.DictReader((folder / "quantities.csv").open()))
+    assert [r["back"] for r in rows] == ["back.png"]
+    with Image.open(folder / "back.png") as im:
+        assert len(im.convert("RGB").getcolors(1 << 16) or []) > 2   # the game's back, not a blank
+
+
+def test_guide_names_the_product_each_component_is_printed_as(compounded):
+    game_out, _, _, _ = compounded
     text = (game_out / "PRINTING.md").read_text()
-    assert "Euro Square Deck" in text and "Square Deck" in text
-    assert "not exported: no The Game Crafter size of 45 x 45 mm" in text   # the tool tiles
-    assert "Saved Objects" in text and "file:///" in text
+    for product in ("Euro Square Deck", "Square Deck", "Small Square Tile (50.8 x 50.8 mm), scaled to 113%",
+                    "Medium Circle Chit", "Quad-Fold Mat", "Custom Medium Cardstock", "Tarot Deck"):
+        assert product in text, product
+    assert "not exported: MakePlayingCards sells nothing that holds 70 x 70 mm" in text
+    for step in ("--tts-base-url", "Saves/Saved Objects", "Cloud Manager", "~/Library/Tabletop Simulator"):
+        assert step in text, step
 
 
 # --- 1-up PDFs -----------------------------------------------------------------------------
 def test_one_up_pages_carry_their_own_trim_and_bleed_boxes(compounded):
-    game_out, _, printable = compounded
+    game_out, _, printable, _ = compounded
     for component in _exported(printable):
         pieces = _pieces(printable, component)
         reader = PdfReader(game_out / "1-up" / f"compounded-{component.id}-1up.pdf")
@@ -144,14 +143,28 @@ def test_one_up_pages_carry_their_own_trim_and_bleed_boxes(compounded):
 
 
 # --- Tabletop Simulator ---------------------------------------------------------------------
-def _local(url: str) -> Path:
-    assert url.startswith("file:///"), url
-    return Path(unquote(urlparse(url).path))
+def _saved(game_out: Path) -> dict:
+    return json.loads((game_out / "tts" / "compounded-saved-object.json").read_text())
+
+
+def test_a_plain_build_names_nothing_of_the_machine_that_built_it(compounded):
+    """No absolute path of the build machine in any file a player opens; the
+    saved object's pictures are their paths inside tts/, each there in the copy."""
+    game_out, _, _, built_at = compounded
+    for f in game_out.rglob("*"):
+        if f.suffix in (".json", ".md", ".csv", ".svg"):
+            text = f.read_text(encoding="utf-8")
+            assert built_at not in text, f
+            assert f.suffix == ".md" or "file://" not in text, f   # PRINTING.md tells how to give one
+    urls = tts.pictures_of(_saved(game_out))
+    assert urls and all(not u.startswith("/") and ":" not in u for u in urls)
+    for u in set(urls):
+        assert (game_out / "tts" / u).is_file(), u
 
 
 def test_tts_saved_object_has_every_deck_board_and_token(compounded):
-    game_out, _, printable = compounded
-    saved = json.loads((game_out / "tts" / "compounded-saved-object.json").read_text())
+    game_out, _, printable, _ = compounded
+    saved = _saved(game_out)
     for field in ("SaveName", "ObjectStates", "TabStates", "VersionNumber"):
         assert field in saved
     by_name: dict[str, list[dict]] = {}
@@ -162,35 +175,56 @@ def test_tts_saved_object_has_every_deck_board_and_token(compounded):
     decks = 0
     for component in _exported(printable):
         pieces = _pieces(printable, component)
-        objects = by_name.get(component.name, [])
-        if objects and objects[0]["Name"] == "DeckCustom":
+        objects = by_name[component.name]
+        if objects[0]["Name"] == "DeckCustom":
             decks += 1
-            _check_deck(objects[0], pieces)
+            _check_deck(game_out, objects[0], pieces, component.trim)
+        elif objects[0]["Name"] == "Bag":
+            assert len(objects) == 1 and len(objects[0]["ContainedObjects"]) == len(pieces)
         else:
-            # boards, tiles and tokens: one object a piece
             assert {o["Name"] for o in objects} <= {"Custom_Tile", "Custom_Token"}, component.id
-            expected = 1 if component.kind == "sheet" else len(pieces)
-            assert len(objects) == expected, component.id
+            assert len(objects) == len(pieces), component.id
             for o in objects:
-                image = o["CustomImage"]
-                assert _local(image["ImageURL"]).exists()
-                if image.get("ImageSecondaryURL"):
-                    assert _local(image["ImageSecondaryURL"]).exists()
-                kind = "CustomToken" if o["Name"] == "Custom_Token" else "CustomTile"
-                assert kind in image
-    assert decks >= 3   # compound cards, Lab Partners, tool tiles
-    tokens = [o for o in saved["ObjectStates"] if o["Name"] == "Custom_Token"]
-    assert len(tokens) >= 30 + 40 + 90   # flames, scientist pieces, element tokens
-    with Image.open(_local(tokens[0]["CustomImage"]["ImageURL"])) as im:
+                _check_picture(game_out, o, component.trim)
+    assert decks == 4   # compound cards, Lab Partners, tool tiles, reminder cards
+
+
+def test_the_element_tokens_start_in_the_draw_bag(compounded):
+    """90 tokens, 25 H, 20 O, 15 N, 15 C, 10 Ca and 5 S (the rulebook's bag), in one Bag."""
+    game_out, _, _, _ = compounded
+    bags = [o for o in _saved(game_out)["ObjectStates"] if o["Name"] == "Bag"]
+    assert [b["Nickname"] for b in bags] == ["Draw bag"]
+    tokens = bags[0]["ContainedObjects"]
+    assert {t["Name"] for t in tokens} == {"Custom_Token"}
+    counts: dict[str, int] = {}
+    for t in tokens:
+        counts[t["Nickname"]] = counts.get(t["Nickname"], 0) + 1
+    assert sorted(counts.values(), reverse=True) == [25, 20, 15, 15, 10, 5] and len(tokens) == 90
+    with Image.open(game_out / "tts" / tokens[0]["CustomImage"]["ImageURL"]) as im:
         assert im.mode == "RGBA"   # a round token takes its shape from its picture
 
 
-def _check_deck(deck: dict, pieces) -> None:
+def _check_picture(game_out: Path, o: dict, trim) -> None:
+    """A tile keeps its picture's proportions (Stretch off), which are the piece's."""
+    image = o["CustomImage"]
+    with Image.open(game_out / "tts" / image["ImageURL"]) as im:
+        assert im.size[0] / im.size[1] == pytest.approx(trim[0] / trim[1], rel=0.01)
+    if image.get("ImageSecondaryURL"):
+        assert (game_out / "tts" / image["ImageSecondaryURL"]).is_file()
+    if o["Name"] == "Custom_Tile":
+        assert image["CustomTile"]["Stretch"] is False
+
+
+def _check_deck(game_out: Path, deck: dict, pieces, trim) -> None:
     assert {"DeckIDs", "CustomDeck", "ContainedObjects"} <= deck.keys()
     assert len(deck["DeckIDs"]) == len(deck["ContainedObjects"]) == len(pieces)
+    # one scale both ways: the card takes its proportions from its cell
+    t = deck["Transform"]
+    assert t["scaleX"] == t["scaleZ"] == pytest.approx(min(trim) / 63.5, abs=1e-3)
     per_sheet: dict[int, set[int]] = {}
     for card_id, card in zip(deck["DeckIDs"], deck["ContainedObjects"]):
         assert card["Name"] == "Card" and card["CardID"] == card_id
+        assert card["Transform"]["scaleX"] == card["Transform"]["scaleZ"]
         deck_id, index = divmod(card_id, 100)
         assert str(deck_id) in deck["CustomDeck"] and str(deck_id) in card["CustomDeck"]
         per_sheet.setdefault(deck_id, set()).add(index)
@@ -200,14 +234,14 @@ def _check_deck(deck: dict, pieces) -> None:
         cols, rows = entry["NumWidth"], entry["NumHeight"]
         assert 1 <= cols <= 10 and 1 <= rows <= 7
         used = per_sheet[int(deck_id)]
-        # every card on the sheet, the last slot kept for the hidden card
-        assert max(used) < cols * rows - 1
-        assert len(used) <= cols * rows - 1
-        with Image.open(_local(entry["FaceURL"])) as im:
+        assert max(used) < cols * rows - 1   # the last slot kept for the hidden card
+        with Image.open(game_out / "tts" / entry["FaceURL"]) as im:
             assert im.mode == "RGB" and max(im.size) <= 4096
             assert im.size[0] % cols == 0 and im.size[1] % rows == 0
+            cell = (im.size[0] // cols, im.size[1] // rows)
+            assert cell[0] / cell[1] == pytest.approx(trim[0] / trim[1], rel=0.01)   # square cards in square cells
         if entry["UniqueBack"]:
-            with Image.open(_local(entry["BackURL"])) as back:
+            with Image.open(game_out / "tts" / entry["BackURL"]) as back:
                 assert back.size == im.size
     distinct = {(p.front.digest, p.back.digest if p.back else None) for p in pieces}
     assert sum(len(v) for v in per_sheet.values()) == len(distinct)
@@ -224,71 +258,9 @@ def test_tts_sheets_for_large_decks_split_at_69_cards():
 
 # --- contact sheet --------------------------------------------------------------------------
 def test_contact_sheet_holds_every_face_id(compounded):
-    game_out, _, printable = compounded
+    game_out, _, printable, _ = compounded
     text = " ".join(p.extract_text() for p in PdfReader(game_out / "compounded-contact-sheet.pdf").pages)
     names = {f.name for c in _exported(printable) for p in _pieces(printable, c)
              for f in (p.front, p.back) if f is not None}
     missing = [n for n in names if n not in text]
     assert not missing, missing[:5]
-
-
-# --- rebuilds -------------------------------------------------------------------------------
-def _mtimes(root: Path) -> dict[str, int]:
-    return {str(p): p.stat().st_mtime_ns for p in root.rglob("*") if p.is_file()}
-
-
-def test_rebuild_writes_nothing_and_a_change_rebuilds_what_it_feeds(tmp_path, monkeypatch):
-    """The toy game from copies of its data and templates: nothing changed,
-    nothing written; a data row, a template, an option each rebuild what
-    they feed."""
-    from dataclasses import replace
-
-    from tests.toygame import GAME
-
-    pkg = tmp_path / "toycopy"
-    shutil.copytree(cardsets.package_dir(GAME.templates), pkg / "templates")
-    shutil.copytree(cardsets.data_dir(GAME), pkg / "data", ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.syspath_prepend(str(tmp_path))
-    registry.register(replace(GAME, templates="toycopy.templates", data="toycopy.data"))
-    try:
-        out = tmp_path / "out"
-        options = BuildOptions(games=["toyrace"], out=out, papers=("a4",), svg=False,
-                               exports=exports.ExportOptions(shops=("thegamecrafter",), dpi=LOW_DPI))
-        first = build(options)
-        assert first.written and not first.fresh_games
-        before = _mtimes(out)
-        with monkeypatch.context() as m:
-            # told unchanged from the recorded folders, without loading the game
-            m.setattr("generator.build.targets", lambda options: pytest.fail("loaded the games"))
-            again = build(options)
-        assert again.fresh_games == ["toyrace"] and not again.written
-        assert len(again.files) == len(first.files) and len(again.exports) == 1
-        assert _mtimes(out) == before   # not a byte, not a time
-
-        # a data row changes: its deck's files are written again
-        csv_path = pkg / "data" / "bonuses.csv"
-        rows = csv_path.read_text().splitlines()
-        rows[1] = rows[1].replace(rows[1].split(",")[1], rows[1].split(",")[1] + " II", 1)
-        csv_path.write_text("\n".join(rows) + "\n")
-        changed = build(options)
-        assert not changed.fresh_games
-        rewritten = {f.path.name for f in changed.written}
-        assert "toyrace-a4-bonus-cards.pdf" in rewritten
-        assert "toyrace-a4-calibration.pdf" not in rewritten   # fed by nothing that changed
-        assert [e.skipped for e in changed.exports] == [False]
-        assert build(options).fresh_games == ["toyrace"]
-
-        # a template changes
-        template = pkg / "templates" / "bonus-back.svg.j2"
-        template.write_text(template.read_text().replace("</svg>", "<!-- changed --></svg>"))
-        changed = build(options)
-        assert "toyrace-a4-bonus-cards.pdf" in {f.path.name for f in changed.written}
-
-        # an option changes: the bleed sheets and the 1-up file follow it
-        wider = replace(options, bleed=2.0)
-        changed = build(wider)
-        assert "toyrace-a4-bonus-cards-bleed.pdf" in {f.path.name for f in changed.written}
-        page = PdfReader(out / "toyrace" / "1-up" / "toyrace-bonus-cards-1up.pdf").pages[0]
-        assert float(page.bleedbox.width) - float(page.trimbox.width) == pytest.approx(4 * MM, abs=0.03)
-    finally:
-        registry.unregister("toyrace")

@@ -100,18 +100,33 @@ class Section:
         return plain(" ".join(parts))
 
 
+READING = re.compile(r"\{R(\d+)\}")
+"""A reading's mark, ``{R12}``: what follows from reading 12 of the game's
+design notes where the rulebook is unclear, printed as a small raised R12."""
+
+
 def plain(text: str) -> str:
-    """Text without its emphasis marks, spaces collapsed."""
+    """Text without its emphasis marks and reading marks, spaces collapsed."""
+    text = READING.sub("", text)
     return re.sub(r"\s+", " ", text.replace("**", "").replace("*", "")).strip()
 
 
+def readings(text: str) -> list[int]:
+    """The readings ``text`` marks, in order."""
+    return [int(n) for n in READING.findall(text)]
+
+
 def check_inline(text: str, where: str, problems: list[str]) -> None:
-    """``**`` and ``*`` must pair up within one paragraph, item or cell."""
+    """``**`` and ``*`` must pair up within one paragraph, item or cell;
+    braces only make a reading's mark."""
     bold = text.count("**")
     if bold % 2:
         problems.append(f"{where}: a '**' is not closed")
     if text.replace("**", "").count("*") % 2:
         problems.append(f"{where}: a '*' is not closed (write '×' for a times sign)")
+    rest = READING.sub("", text)
+    if "{" in rest or "}" in rest:
+        problems.append(f"{where}: braces make a reading's mark, '{{R12}}' (reading 12 of the game's design notes)")
 
 
 def parse(text: str, path: str | Path) -> Document:

@@ -107,6 +107,89 @@ def test_the_booklet_covers_every_section_of_the_rulebook(game):
     assert not problems, "\n".join(problems)
 
 
+# --- readings of unclear rules ------------------------------------------------------
+UNCLEAR = "Where the rulebook is unclear"
+
+
+def booklet_doc(game: str):
+    """The game's booklet.md, parsed (no build: the marks are text)."""
+    folder = cardsets.template_dir(registry.find(game))
+    return parse((folder / booklets.BOOKLET).read_text("utf-8"), folder / booklets.BOOKLET)
+
+
+def design_readings(game: str) -> dict[int, str]:
+    """The numbered readings of ``docs/design/<game>.md``: ``N. **Title**``."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "design" / f"{game}.md").read_text("utf-8")
+    return {int(n): title for n, title in re.findall(r"(?m)^(\d+)\. \*\*(.+?)\*\*", text)}
+
+
+def marks(block) -> list[int]:
+    from generator.booklet_md import readings
+
+    out = readings(block.text) + [n for _, t in block.items for n in readings(t)]
+    out += [n for row in block.rows for cell in row for n in readings(cell)]
+    for child in block.children:
+        if child is not None:
+            out += marks(child)
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_reading_is_marked_and_listed_where_the_rulebook_is_unclear(game):
+    """A rule that is our reading of an unclear rulebook carries a mark ``{Rn}``
+    (n: its number in docs/design/<game>.md), and the booklet ends with the
+    list of them, each once, each marked somewhere above."""
+    doc = booklet_doc(game)
+    headings = [b for b in doc.blocks if b.kind == "heading" and b.level == 2]
+    assert headings[-1].text == UNCLEAR, f"the booklet's last section must be {UNCLEAR!r}"
+    end = doc.blocks.index(headings[-1])
+    marked = [n for b in doc.blocks[:end] for n in marks(b)]
+    [listing] = [b for b in doc.blocks[end:] if b.kind == "bullets"]
+    listed = [int(m.group(1)) for _, t in listing.items for m in [re.match(r"\*\*R(\d+)\*\* ", t)] if m]
+    assert len(listed) == len(listing.items), "each item of the list starts with its mark, **R12**"
+    assert listed == sorted(set(listed)), "each reading listed once, in order"
+    assert set(marked) == set(listed), (f"marked, not listed: {sorted(set(marked) - set(listed))}; "
+                                         f"listed, not marked: {sorted(set(listed) - set(marked))}")
+    known = design_readings(game)
+    assert set(listed) <= set(known), f"no such reading in docs/design/{game}.md: {sorted(set(listed) - set(known))}"
+    assert len(set(marked)) >= 8, "every booklet rests on readings; mark them"
+
+
+def test_a_reading_mark_prints_as_a_small_raised_mark_and_braces_are_refused():
+    from generator.booklet_pdf import markup
+
+    assert plain("It stays.{R22} Then") == "It stays. Then"
+    assert "<super>" in markup("It stays.{R22}") and "R22</font></super>" in markup("It stays.{R22}")
+    with pytest.raises(BookletError, match=r"b.md:3:1: braces make a reading's mark"):
+        parse("# T\n\nA {set} of things.\n", "b.md")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_round_overview_numbers_its_steps_as_its_sections(game):
+    """Where a section's numbered steps stand for its numbered subsections
+    (### 1. Roll the dice), step n's bold words are in subsection n's heading."""
+    doc = booklet_doc(game)
+    found = 0
+    for heading, section in doc.sections().items():
+        if section.level != 2:
+            continue
+        subs = [b.text for b in section.blocks if b.kind == "heading" and b.level == 3
+                and re.match(r"^\d+\. ", b.text)]
+        overview = next((b for b in section.blocks if b.kind == "steps"), None)
+        if len(subs) < 3 or overview is None:
+            continue
+        found += 1
+        assert len(overview.items) == len(subs), f"{heading}: {len(overview.items)} steps, {len(subs)} sections"
+        for k, ((_, item), sub) in enumerate(zip(overview.items, subs), start=1):
+            assert sub.startswith(f"{k}. "), sub
+            label = re.match(r"^\*\*(.+?)\*\*", item)
+            assert label, f"{heading}: step {k} starts with its name in bold"
+            words = set(label.group(1).casefold().split())
+            assert words <= set(sub.casefold().replace(".", " ").split()), (k, label.group(1), sub)
+    if game == "labnotes":
+        assert found == 1
+
+
 # --- numbers the engine checks ------------------------------------------------------
 def _cell(text: str) -> str:
     return plain(text).strip()

@@ -15,6 +15,7 @@ from engine.core import IllegalAction
 from tests.engine.synthesis.conftest import real_cards
 from engine.synthesis.game import Synthesis
 from generator.booklet import load_hooks
+from tests.rulebook import follows
 
 FOLDER = Path(__file__).resolve().parents[3] / "templates" / "synthesis"
 
@@ -88,19 +89,23 @@ def test_what_the_prose_says_about_the_board_is_true(game, example):
         assert words in prose, words
 
 
-def test_the_twin_pairs_finds_are_where_the_prose_puts_them(game, example):
-    finds = game.result(example).scores[0].details["chain_card"]["found"]
-    # columns and rows of each find's four cells, as [column, row]
-    assert sorted(sorted(map(tuple, f)) for f in finds) == [
-        [(1, 1), (1, 2), (2, 1), (2, 2)],   # "the red pair in row 1 under the blue cells of row 2"
-        [(3, 2), (3, 3), (4, 2), (4, 3)],   # "the blue cells of row 2 under the green pair of row 3"
-        [(3, 4), (3, 5), (4, 4), (4, 5)],   # "the red pair of row 4 under the green cells of row 5"
-    ]
+@follows("synthesis.md", "Eligible molecules must be of the same color.", "The player must choose a single color.")
+def test_twin_pairs_is_not_found_where_the_pairs_side_by_side_are_two_colours(game, example):
+    """The booklet once counted Twin Pairs three times here, on pairs of two colours ("cells not joined
+    may be of other colours"), for 107 points; a find is one colour, so it is found nowhere: 92."""
+    assert game.result(example).scores[0].details["chain_card"]["found"] == []
+    assert game.result(example).scores[0].total == 92
     columns = game.rules.formula(example, 0).columns(example.seats[0])
     colour = lambda c, r: columns[c - 1][r - 1]  # noqa: E731
+    # "the red pair in row 1 under the blue cells of row 2, in columns 1 and 2"
     assert [colour(1, 1), colour(2, 1), colour(1, 2), colour(2, 2)] == ["r", "r", "b", "b"]
+    # "the red pair of row 4 between the green pairs of rows 3 and 5, in columns 3 and 4"
     assert [colour(3, 3), colour(4, 3), colour(3, 4), colour(4, 4), colour(3, 5), colour(4, 5)] == \
         ["g", "g", "r", "r", "g", "g"]
+    prose = section("Worked example")
+    assert "**Twin Pairs** is not found" in prose and "a find is all one colour" in prose
+    cards = section("Molecular Chain cards")
+    assert "may be of other colours" not in cards and "**one colour**" in cards
 
 
 def test_the_chain_card_table_is_the_cards(game):

@@ -279,5 +279,22 @@ def goal_cards(book: Any) -> str:
                               book.face("project-cards", "project-10")], height=70.0)
 
 
+def _lessons():
+    """The teaching pictures, ``booklet_lessons.py`` beside this file, loaded by its path as this file is."""
+    import importlib.util
+    import sys
+
+    path = Path(__file__).with_name("booklet_lessons.py")
+    name = "_labkit_booklet_synthesis_lessons"
+    module = sys.modules.get(name)
+    if module is None or getattr(module, "__file__", None) != str(path):
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return module
+
+
 FIGURES = {"example": example, "example-board": example_board, "example-table": example_table,
-           "board-sides": board_sides, "disc": disc, "goal-cards": goal_cards}
+           "board-sides": board_sides, "disc": disc, "goal-cards": goal_cards, **_lessons().FIGURES}

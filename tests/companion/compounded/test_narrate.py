@@ -592,9 +592,11 @@ def test_the_secret_check_reads_a_deck_card_and_spares_what_is_seen():
     assert untold("Ada draws 2 Hydrogen.", hidden, seen) == []
 
 
+# Seeds whose random game ends: about half of random Lab Partners games stall (elements stuck on compounds
+# nobody can finish, which no rule ends: reading 14), so a seed is chosen that reaches an end.
 @pytest.mark.parametrize("players,seed,options", [(2, 1, None), (3, 2, None), (4, 3, None), (5, 4, None),
-                                                  (3, 5, {"no_trade": True}), (4, 6, {"lab_partners": True}),
-                                                  (5, 7, {"lab_partners": True, "lead": 2})])
+                                                  (3, 5, {"no_trade": True}), (4, 8, {"lab_partners": True}),
+                                                  (5, 14, {"lab_partners": True, "lead": 2})])
 def test_random_games_are_told_in_words_and_name_no_deck_card(players, seed, options):
     """Whole seeded games: every action's first line names its scientist,
     every line reads as a sentence, no line falls back to the action's raw

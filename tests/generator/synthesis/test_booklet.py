@@ -135,3 +135,42 @@ def test_the_scoring_numbers_in_the_booklet_and_the_aid_are_the_card_sets(game):
     assert f"and {rules.line_points} points at the end" in text
     triplet, first_shell = game.cards.chains["triplet"].row, game.cards.patterns["first-shell"].row
     assert f"at medium, Triplet needs {triplet.yellow} points and First Shell {first_shell.yellow}" in text
+
+
+@pytest.fixture(scope="module")
+def lessons(book):
+    return book._lessons()
+
+
+@follows("synthesis.md", "Players must remove a line from the drawn bond (no splitting of the bond allowed).",
+         "Players may move any line inside the drawn bond.")
+def test_the_mutation_pictures_draw_only_what_the_rules_allow(game, lessons):
+    """The booklet's picture of each mutation is drawn from the engine's shapes and checked against
+    the engine's ``variants`` as it is drawn: an inner line of a Chain left out (which splits it) is refused."""
+    import types
+
+    svg = lessons.mutations(types.SimpleNamespace(game=game))
+    for m in game.cards.mutations.values():
+        assert f">{m.name}</text>" in svg
+    chain = frozenset(game.cards.bonds["chain"].lines)
+    inner = next(e for e in chain if e not in lessons.removable(chain))
+    with pytest.raises(ValueError, match="the rules do not allow"):
+        lessons._checked(chain, chain - {inner}, "remove_line")
+
+
+@follows("synthesis.md", "New bonds must connect to previously added bonds or to the starting molecule (marked \"S\").",
+         "Determine the volume of the molecule by counting the number of edges of the hexagon that match the color "
+         "of your current marker (used for the last bond).")
+def test_the_pictures_of_a_bond_and_of_a_closed_hexagon_are_the_engines(game, lessons):
+    import types
+
+    book = types.SimpleNamespace(game=game)
+    drawn = lessons.drawing_a_bond(book)          # places found by the engine's legal(); asserts inside
+    assert drawn.count(">S</text>") == 3 and "Not allowed" in drawn
+    closed = lessons.closing_a_hexagon(book)      # the engine's Formula records the molecule
+    assert ">3</text>" in closed and "lowest free cell of column 3" in closed
+    shapes = lessons.bond_shapes(book)
+    assert all(f">{b.name}: {len(b.lines)} lines</text>" in shapes for b in game.cards.bonds.values())
+    text = (FOLDER / "booklet.md").read_text("utf-8")
+    for name in ("bond-shapes", "drawing-a-bond", "mutations", "closing-a-hexagon"):
+        assert f"](figure:{name})" in text

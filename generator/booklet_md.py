@@ -105,6 +105,12 @@ READING = re.compile(r"\{R(\d+)\}")
 design notes where the rulebook is unclear, printed as a small raised R12."""
 
 
+SET_VALUE = re.compile(r"\{set:([a-z0-9.-]+)\}")
+"""A number or name the card set decides, ``{set:tool-cards}``: filled in
+from the game's ``set_values(book)`` before the booklet is read, so an
+author's set prints its own counts (docs/design/booklets.md)."""
+
+
 def plain(text: str) -> str:
     """Text without its emphasis marks and reading marks, spaces collapsed."""
     text = READING.sub("", text)
@@ -124,9 +130,10 @@ def check_inline(text: str, where: str, problems: list[str]) -> None:
         problems.append(f"{where}: a '**' is not closed")
     if text.replace("**", "").count("*") % 2:
         problems.append(f"{where}: a '*' is not closed (write '×' for a times sign)")
-    rest = READING.sub("", text)
+    rest = SET_VALUE.sub("", READING.sub("", text))
     if "{" in rest or "}" in rest:
-        problems.append(f"{where}: braces make a reading's mark, '{{R12}}' (reading 12 of the game's design notes)")
+        problems.append(f"{where}: braces make a reading's mark, '{{R12}}' (reading 12 of the game's design "
+                        "notes), or a value of the card set, '{set:tool-cards}'")
 
 
 def parse(text: str, path: str | Path) -> Document:

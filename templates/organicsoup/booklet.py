@@ -297,3 +297,31 @@ def worked_example_figure(book: Any) -> str:
 
 FIGURES = {"levels": levels, "build-example": build_example, "reaction-example": reaction_example,
            "life-example": life_example, "worked-example": worked_example_figure}
+
+
+# --- the card set's own numbers and names (docs/design/booklets.md) ------------------------------
+WORDS = {"C": "Carbon", "H": "Hydrogen", "N": "Nitrogen", "O": "Oxygen"}
+
+
+def set_values(book: Any) -> dict[str, int | str]:
+    """What the booklet and player aid print that the card set decides: its
+    atom cards, its recipes per level and their sizes, the turn sequence cards."""
+    from engine.organicsoup.cards import SOUP
+
+    cards = book.cards
+    atoms = sum(a.count for a in cards.atoms)
+    out: dict[str, int | str] = {
+        "atoms": atoms,
+        "atom-counts": ", ".join(f"{a.count} {WORDS.get(a.element, a.element)}" for a in cards.atoms),
+        "soup": SOUP,
+        "atom-deck": atoms - SOUP,
+        "turn-sequence-cards": cards.turn_sequence.copies,
+        "basic-names": ", ".join(r.name for r in cards.level("basic")),
+    }
+    for level in ("basic", "simple", "complex", "amino"):
+        recipes = cards.level(level)
+        sizes = sorted(r.size for r in recipes) or [0]
+        out[f"{level}-recipes"] = len(recipes)
+        out[f"{level}-sizes"] = f"{sizes[0]} to {sizes[-1]}" if sizes[0] != sizes[-1] else str(sizes[0])
+        out[f"{level}-largest"] = sizes[-1]
+    return out

@@ -20,6 +20,7 @@ from pypdf import PdfReader
 
 from generator import booklet as booklets
 from generator.booklet_md import BookletError, parse, plain
+from generator import booklet_pdf as booklets_pdf
 from generator.booklet_pdf import folded_order, impose, render_all, render_rules
 from generator.build import BuildError, BuildOptions, plan
 from generator.geometry import PAPERS, pt
@@ -352,10 +353,42 @@ def test_an_authors_set_without_a_card_the_booklet_shows_gets_the_rulebooks_pict
         except BuildError as exc:
             assert "booklet" not in str(exc)
             continue
-        assert authored.note.startswith("The rules booklet's pictures show the rulebook's own cards")
+        assert authored.note.startswith("The rules booklet's pictures and counts show the rulebook's own cards")
         assert f"{component} has no piece '{piece}'" in authored.note
         return
     pytest.fail(f"no card the booklet shows could be renamed in a copy of the set: {shown[:4]}")
+
+
+def test_a_custom_sets_booklet_and_aid_say_its_own_counts_and_cards(tmp_path):
+    """A Lab Notes set of 29 tool cards (the Centrifuge in 4 copies), 19
+    notecards and a tool renamed: its booklet says 29, 19 and the new name,
+    its setup table is what the engine deals with its cards, and its player
+    aid names the renamed tool (the game's own set says 30 and 20)."""
+    if "labnotes" not in GAMES:
+        pytest.skip("Lab Notes is not installed")
+    own = planned("labnotes")[2]
+    own_box = own.doc.sections()["What is in the box"].text()
+    assert "Tool cards 30 6 different tools, 5 copies of each" in own_box and "Notecards 20" in own_box
+    folder = tmp_path / "my-lab"
+    shutil.copytree(cardsets.data_dir(registry.find("labnotes")), folder)
+    tools = (folder / "tools.csv").read_text("utf-8")
+    tools = tools.replace("Before you select your die, reroll any number of available dice up to 2 times.\",yes,5",
+                          "Before you select your die, reroll any number of available dice up to 2 times.\",yes,4")
+    tools = tools.replace("fume-hood,Fume Hood,", "fume-hood,Extractor Fan,")
+    (folder / "tools.csv").write_text(tools, "utf-8")
+    notes = (folder / "notecards.csv").read_text("utf-8").splitlines(keepends=True)
+    (folder / "notecards.csv").write_text("".join(n for n in notes if not n.startswith("urea,")), "utf-8")
+    [(printable, _, booklet)] = plan(BuildOptions(data_dir=folder, layouts=("grid",)))
+    assert sum(t.copies for t in printable.cardset.cards.tools) == 29 and not booklet.note
+    box = booklet.doc.sections()["What is in the box"].text()
+    assert "Tool cards 29 6 different tools, 4 to 5 copies of each" in box and "Notecards 19" in box
+    assert "Shuffle the 15 notecards and the 4 Lab Fires" in booklet.doc.sections()["Setup"].text()
+    [table] = [t for _, t in booklet.doc.tables_under("Setup") if _cell(t.rows[0][0]) == "Players"]
+    deck = table.rows[0].index("Notecards in the deck")
+    assert {r[deck] for r in table.rows[1:]} == {"17"}      # 19 cards, 2 face up: the engine's deal
+    assert "Extractor Fan" in booklet.doc.sections()["The six tools"].text()
+    aid = PdfReader(io.BytesIO(booklets_pdf.render_aid(booklet, booklets_pdf.aid_look("a4")))).pages[0].extract_text()
+    assert "Extractor Fan" in aid and "Fume Hood" not in aid
 
 
 def test_a_booklet_mistake_names_its_file_and_line():

@@ -35,8 +35,19 @@ def example(book, game):
     return book.example_state(game)
 
 
+def filled(name: str) -> str:
+    """A booklet file as the build prints it for the rulebook's set: its ``{set:...}`` values filled in."""
+    import types
+
+    from generator.booklet import fill
+
+    game = Synthesis(real_cards())
+    values = load_hooks(FOLDER, "synthesis").set_values(types.SimpleNamespace(cards=game.cards, game=game))
+    return fill((FOLDER / name).read_text("utf-8"), FOLDER / name, {k: str(v) for k, v in values.items()})
+
+
 def section(title: str) -> str:
-    text = (FOLDER / "booklet.md").read_text("utf-8")
+    text = filled("booklet.md")
     start = text.index(f"### {title}")
     end = text.find("\n## ", start)
     return text[start:end]
@@ -125,12 +136,12 @@ def test_the_scoring_numbers_in_the_booklet_and_the_aid_are_the_card_sets(game):
     points = rules.chain_points
     lengths = sorted(points)
     for name, head in (("booklet.md", "| Chain length |"), ("player-aid.md", "| Chain |")):
-        text = (FOLDER / name).read_text("utf-8")
+        text = filled(name)
         rows = text[text.index(head):].splitlines()[:3]
         cells = [[c.strip() for c in r.split("|")[2:-1]] for r in (rows[0], rows[2])]
         assert [int(c.rstrip("+").split()[0]) for c in cells[0]] == lengths, name
         assert [int(c) for c in cells[1]] == [points[k] for k in lengths], name
-    text = (FOLDER / "booklet.md").read_text("utf-8")
+    text = filled("booklet.md")
     assert f"worth {rules.elemental_points.one} points; both of a pair, {rules.elemental_points.pair} points" in text
     assert f"and {rules.line_points} points at the end" in text
     triplet, first_shell = game.cards.chains["triplet"].row, game.cards.patterns["first-shell"].row

@@ -416,3 +416,17 @@ def _yaml_locate(node: Any, loc: Sequence[Any]) -> tuple[int | None, str | None]
             break
     key = ".".join(str(p) for p in loc) or None
     return line, key
+
+
+def yaml_line(text: str, loc: Sequence[Any]) -> int | None:
+    """The line of a YAML file where the value at ``loc`` (keys and list
+    indexes) is, or of its deepest part that exists.
+
+    >>> yaml_line("cards:\\n  - id: a\\n    text: x\\n  - id: b\\n    text: y\\n", ("cards", 1, "text"))
+    5
+    """
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None
+    return _yaml_locate(node, list(loc))[0]

@@ -129,3 +129,36 @@ def test_the_servers_set_folder_and_an_upload_refuse_them_too(broken):
     answer = check(data, "loud-lab.zip", registry.find("labnotes"), "loud-lab")
     assert answer.hash == "" and answer.zip == b""
     refused_for_both(list(answer.problems))
+
+
+KINDS = {"Rules": RULES, "Print only": TEXT, "Rule in words": WORDS, "Layout": "layout"}
+
+
+def test_the_authors_guide_names_every_column_of_every_game_with_what_it_does():
+    """docs/authoring.md: under each game, each file, a table row for each declared column, of its kind."""
+    from engine.data import MANIFEST_COLUMNS
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "authoring.md").read_text(encoding="utf-8")
+    sections = re.split(r"(?m)^## ", doc)
+    checked = 0
+    for name, desc in registry.games().items():
+        if not desc.columns:
+            continue
+        [game] = [s for s in sections if s.split("\n", 1)[0].endswith(f"(`{name}`)")]
+        for file, cols in desc.columns.items():
+            if cols is MANIFEST_COLUMNS:
+                [text] = [s for s in sections if s.startswith("Every game: `game.yaml`")]
+            else:
+                parts = re.split(r"(?m)^### ", game)
+                [text] = [p for p in parts if f"`{file}`" in p.split("\n", 1)[0]]
+            found = {}
+            for row in re.findall(r"(?m)^\| (`.*?) \| (.*?) \|", text):
+                names = re.findall(r"`([^`]+)`", row[0])
+                prefix = names[0].rsplit(".", 1)[0] + "." if "." in names[0] else ""
+                kind = next(k for k in KINDS if row[1].startswith(k))
+                for n in names:
+                    found[prefix + n[1:] if n.startswith(".") else n] = KINDS[kind]
+            for column_name, spec in cols.items():
+                assert found.get(column_name) == columns.column(spec).role, (name, file, column_name)
+                checked += 1
+    assert checked >= 100

@@ -76,9 +76,12 @@ STARTING_SECONDS = 120.0
 
 def _ready() -> bool:
     import labkit.cardsets  # noqa: F401 (the games' parsers and everything they import)
+    import labkit.checks  # noqa: F401
+    from generator import fonts, printable  # noqa: F401 (the faces a check draws, and their fonts)
     from labkit import registry
 
     registry.games()
+    fonts.register()
     return True
 
 

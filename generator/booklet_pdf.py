@@ -104,11 +104,8 @@ _ITALIC = re.compile(r"\*(.+?)\*")
 
 
 def markup(text: str) -> str:
-    """Booklet inline marks to reportlab's paragraph markup; a reading's
-    mark, ``{R12}``, a small raised R12 in the accent colour."""
-    text = escape(text)
-    text = _BOLD.sub(r"<b>\1</b>", text)
-    text = _ITALIC.sub(r"<i>\1</i>", text)
+    """Booklet inline marks to reportlab's markup; a reading's mark ``{R12}`` a small raised R12."""
+    text = _ITALIC.sub(r"<i>\1</i>", _BOLD.sub(r"<b>\1</b>", escape(text)))
     return READING.sub(rf'<super><font color="#{ACCENT.hexval()[2:]}">R\1</font></super>', text)
 
 

@@ -9,7 +9,7 @@ A column is named as in ``engine/<game>/columns.py``: a CSV column; a YAML
 key, ``key.sub``; a field of a list's items, ``list[id].field``, the items
 matched by their ``id`` (or the key named in the brackets).
 
->>> from engine.data import WORDS, Column
+>>> from engine.columns import WORDS, Column
 >>> own = {"tools.csv": b"id,name,ability\\nsaw,Saw,Cut one card.\\n"}
 >>> mine = {"tools.csv": b"id,name,ability\\nsaw,Big Saw,Cut two cards.\\n"}
 >>> columns = {"tools.csv": {"id": "rules", "name": "text", "ability": Column(WORDS)}}
@@ -29,7 +29,8 @@ from typing import Any, Iterable, Mapping
 
 import yaml
 
-from engine.data import RULES, TEXT, WORDS, Column, Problem, yaml_line
+from engine.columns import RULES, TEXT, WORDS, Column, yaml_line
+from engine.data import Problem
 
 _ITEM = re.compile(r"^(\w+)\[(\w+)\]\.(\w+)$")
 KEYS = {"atoms.csv": "element"}

@@ -4,7 +4,7 @@ explains it). A tool's or a reaction's effect is played by its id, so its
 ``text`` (and a tool's ``phase``) is the rule in words; so are the numbers
 of pieces the setup puts where, which the rules take from the Study track."""
 
-from engine.data import LAYOUT, MANIFEST_COLUMNS, RULES, TEXT, WORDS, Column
+from engine.columns import LAYOUT, MANIFEST_COLUMNS, RULES, TEXT, WORDS, Column
 
 COMPOUND = {"id": RULES, "kind": RULES, "name": TEXT, "smiles": RULES, "formula": TEXT, "melts_c": RULES,
             "boils_c": RULES, "nfpa_fire": RULES, "points": RULES, "reward": RULES, "fact": TEXT}

@@ -3,7 +3,7 @@
 explains it): the rules read a column, or it is printed only, or it is a
 rule in words the rules do not read (a tool's ability is played by its id)."""
 
-from engine.data import LAYOUT, MANIFEST_COLUMNS, RULES, TEXT, WORDS, Column
+from engine.columns import LAYOUT, MANIFEST_COLUMNS, RULES, TEXT, WORDS, Column
 
 COLUMNS = {
     "tools.csv": {"id": RULES, "name": TEXT, "state": RULES, "compound": TEXT, "formula": TEXT,

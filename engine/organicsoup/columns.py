@@ -3,7 +3,7 @@
 explains it). A recipe's printed name is read by the rules too: the first
 player is the one whose recipe comes first in the alphabet."""
 
-from engine.data import MANIFEST_COLUMNS, RULES, TEXT, WORDS, Column
+from engine.columns import MANIFEST_COLUMNS, RULES, TEXT, WORDS, Column
 
 COLUMNS = {
     "atoms.csv": {"element": RULES, "count": RULES, "fact": TEXT},

@@ -4,7 +4,7 @@ explains it). A goal card's rule is its data (``rule``, ``points``, ``group``,
 ``shape``); its ``text`` says that rule in words, which the rules do not
 read: it must stay as the game's own while the columns it describes do."""
 
-from engine.data import LAYOUT, MANIFEST_COLUMNS, RULES, TEXT, WORDS, Column
+from engine.columns import LAYOUT, MANIFEST_COLUMNS, RULES, TEXT, WORDS, Column
 
 PATTERN_RULE = ("rule", "points", "maximum", "group")
 

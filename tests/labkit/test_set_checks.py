@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine.data import RULES, TEXT, WORDS
+from engine.columns import RULES, TEXT, WORDS
 from labkit import columns, registry
 from labkit.cardsets import cardset
 from labkit.sets import new_set
@@ -136,7 +136,7 @@ KINDS = {"Rules": RULES, "Print only": TEXT, "Rule in words": WORDS, "Layout": "
 
 def test_the_authors_guide_names_every_column_of_every_game_with_what_it_does():
     """docs/authoring.md: under each game, each file, a table row for each declared column, of its kind."""
-    from engine.data import MANIFEST_COLUMNS
+    from engine.columns import MANIFEST_COLUMNS
 
     doc = (Path(__file__).resolve().parents[2] / "docs" / "authoring.md").read_text(encoding="utf-8")
     sections = re.split(r"(?m)^## ", doc)

@@ -112,11 +112,19 @@ class TableSets:
             if self._listed is not None and self._listed[0] == seen:
                 return self._listed[1]
         found, problems = [], []
+        from labkit import checks   # every check labkit validate makes, not only the data's
+
         for entry in entries:
             try:
-                found.append((cardsets.open_set(entry), entry.name))
+                opened = cardsets.open_set(entry)
             except DataError as exc:
                 problems.extend(str(p) for p in exc.problems)
+                continue
+            refused = checks.cardset_problems(opened)
+            if refused:
+                problems.extend(refused)
+            else:
+                found.append((opened, entry.name))
         if problems:
             log.warning("card sets in %s not offered:\n%s", self.folder, "\n".join(problems))
         with self._lock:

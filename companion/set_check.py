@@ -59,6 +59,11 @@ def check(data: bytes, shown: str, game: GameDescriptor, fallback_name: str) -> 
         opened = cardsets.open_zip(data, shown, game)
     except DataError as exc:
         return Checked(problems=tuple(str(p) for p in exc.problems))
+    from labkit import checks   # what labkit validate checks besides the data: rules in words, every face drawn
+
+    problems = checks.cardset_problems(opened)
+    if problems:
+        return Checked(problems=tuple(problems))
     info = opened.info
     return Checked(hash=opened.content_hash, name=info.name if info else fallback_name,
                    author=info.author if info else "", version=info.version if info else "",
@@ -71,9 +76,12 @@ STARTING_SECONDS = 120.0
 
 def _ready() -> bool:
     import labkit.cardsets  # noqa: F401 (the games' parsers and everything they import)
+    import labkit.checks  # noqa: F401
+    from generator import fonts, printable  # noqa: F401 (the faces a check draws, and their fonts)
     from labkit import registry
 
     registry.games()
+    fonts.register()
     return True
 
 

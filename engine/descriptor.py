@@ -73,6 +73,11 @@ class GameDescriptor:
     paper: tuple[PaperTool, ...] = ()
     companion: str | None = None
     """The module of its companion plugin, imported only by the companion."""
+    columns: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, hash=False, compare=False)
+    """Each card file's columns (CSV) or keys (YAML) -> :class:`engine.columns.Column`
+    (or its role alone): which the rules read, which are text only, which are
+    a rule in words the rules do not read (``labkit validate`` says, and
+    refuses a changed rule in words). Docs: ``docs/authoring.md``."""
     workloads: Callable[[Game], Mapping[str, Callable[[], object]]] | None = None
     """Extra figures for ``make bench``: name -> a function to time (pure), returning how many
     units it did (an ``int``: sheets, searches, games; ``None`` counts as one)."""

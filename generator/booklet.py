@@ -23,6 +23,7 @@ from typing import Any, Callable
 from engine.core import RulesError
 from generator import fonts
 from generator.booklet_md import Block, BookletError, Document, parse
+from generator.booklet_values import fill, own_set, set_values, setup_tables_from_the_engine
 from generator.pdf import Piece
 
 BOOKLET = "booklet.md"
@@ -228,10 +229,13 @@ class Booklet:
 
     note: str = ""
     """Said in PRINTING.md: e.g. that the figures show the rulebook's own cards."""
+    values: dict[str, str] = field(default_factory=dict)
+    """The card set's numbers and names its ``{set:...}`` marks were filled with."""
 
     def _digest(self, name: str, doc: Document, extra: str = "") -> str:
         h = hashlib.sha256()
         for part in (self.title, repr(self.players), (self.folder / name).read_text("utf-8"), extra,
+                     repr(sorted(self.values.items())), repr([b.rows for b in doc.blocks if b.kind == "table"]),
                      *(f"{k}{f.svg}" for k, f in sorted(self.figures.items()) if k[0] == doc.path)):
             h.update(part.encode("utf-8"))
         return h.hexdigest()[:16]
@@ -247,12 +251,12 @@ class Booklet:
         return self._digest(PLAYER_AID, self.aid)
 
 
-def _read(folder: Path, name: str, title: str) -> Document:
+def _read(folder: Path, name: str, title: str, values: dict[str, str] | None = None) -> Document:
     path = folder / name
     if not path.exists():
         raise BookletError([f"{path}: missing: every game prints a rules booklet and a one-page player aid "
                             f"(docs/design/booklets.md); {title} has no {name}"])
-    return parse(path.read_text("utf-8"), path)
+    return parse(fill(path.read_text("utf-8"), path, values or {}), path)
 
 
 def _figure(book: BookContext, hooks: ModuleType | None, block: Block, where: str) -> str:
@@ -320,17 +324,21 @@ def load(printable: Any, rendered: Rendered) -> Booklet:
     title = printable.manifest.title
     problems: list[str] = []
     docs = []
+    book = BookContext(printable, rendered)
+    hooks = load_hooks(folder, printable.game.name)
+    values = set_values(hooks, book)
     for name in (BOOKLET, PLAYER_AID):
         try:
-            docs.append(_read(folder, name, title))
+            docs.append(_read(folder, name, title, values))
         except BookletError as exc:
             problems.extend(exc.problems)
     if problems:
         raise BookletError(problems)
     doc, aid = docs
-    book = BookContext(printable, rendered)
-    hooks = load_hooks(folder, printable.game.name)
-    out = Booklet(printable.game.name, title, tuple(printable.manifest.players), folder, doc, aid)
+    if not own_set(printable):
+        setup_tables_from_the_engine(doc, hooks, book.game)
+    out = Booklet(printable.game.name, title, tuple(printable.manifest.players), folder, doc, aid,
+                  values=values)
     for d in (doc, aid):
         problems.extend(glyph_problems(d))
         for b in d.blocks:

@@ -19,22 +19,23 @@ if TYPE_CHECKING:
 
 def for_set(printable: Printable, rendered: Rendered, folder: Path | None,
              options: "BuildOptions") -> booklets.Booklet:
-    """The game's rules booklet drawn with this card set's faces. An author's
-    set whose cards cannot draw a figure of the booklet (a card it shows is
-    missing, the worked example's cards are not there) gets the booklet drawn
-    with the rulebook's own set instead, and PRINTING.md says so."""
+    """The game's rules booklet drawn with this card set's faces and filled
+    with its counts and names. An author's set whose cards cannot draw a
+    figure of the booklet or give a value it prints (a card it shows is
+    missing, the worked example's cards are not there) gets the booklet of
+    the rulebook's own set instead, and PRINTING.md says so."""
     try:
         return booklets.load(printable, rendered)
     except BookletError as exc:
-        figures = [p for p in exc.problems if re.search(r": (face|faces|setup|figure):", p)]
+        figures = [p for p in exc.problems if re.search(r": (face|faces|setup|figure|set):", p)]
         if folder is None or not figures or len(figures) < len(exc.problems):
             raise
         own = load(printable.game)
         own_rendered, _ = check(own, bleed=options.bleed, ink_saver=options.ink_saver, layouts=("grid",))
         booklet = booklets.load(own, own_rendered)
         why = sorted({p.split(": ", 1)[1] for p in figures})
-        booklet.note = ("The rules booklet's pictures show the rulebook's own cards, since this set's cards "
-                        "cannot draw them: " + "; ".join(why))
+        booklet.note = ("The rules booklet's pictures and counts show the rulebook's own cards, since this set's "
+                        "cards cannot draw or name them: " + "; ".join(why))
         return booklet
 
 

@@ -100,18 +100,40 @@ class Section:
         return plain(" ".join(parts))
 
 
+READING = re.compile(r"\{R(\d+)\}")
+"""A reading's mark, ``{R12}``: what follows from reading 12 of the game's
+design notes where the rulebook is unclear, printed as a small raised R12."""
+
+
+SET_VALUE = re.compile(r"\{set:([a-z0-9.-]+)\}")
+"""A number or name the card set decides, ``{set:tool-cards}``: filled in
+from the game's ``set_values(book)`` before the booklet is read, so an
+author's set prints its own counts (docs/design/booklets.md)."""
+
+
 def plain(text: str) -> str:
-    """Text without its emphasis marks, spaces collapsed."""
+    """Text without its emphasis marks and reading marks, spaces collapsed."""
+    text = READING.sub("", text)
     return re.sub(r"\s+", " ", text.replace("**", "").replace("*", "")).strip()
 
 
+def readings(text: str) -> list[int]:
+    """The readings ``text`` marks, in order."""
+    return [int(n) for n in READING.findall(text)]
+
+
 def check_inline(text: str, where: str, problems: list[str]) -> None:
-    """``**`` and ``*`` must pair up within one paragraph, item or cell."""
+    """``**`` and ``*`` must pair up within one paragraph, item or cell;
+    braces only make a reading's mark."""
     bold = text.count("**")
     if bold % 2:
         problems.append(f"{where}: a '**' is not closed")
     if text.replace("**", "").count("*") % 2:
         problems.append(f"{where}: a '*' is not closed (write '×' for a times sign)")
+    rest = SET_VALUE.sub("", READING.sub("", text))
+    if "{" in rest or "}" in rest:
+        problems.append(f"{where}: braces make a reading's mark, '{{R12}}' (reading 12 of the game's design "
+                        "notes), or a value of the card set, '{set:tool-cards}'")
 
 
 def parse(text: str, path: str | Path) -> Document:

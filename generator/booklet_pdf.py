@@ -30,7 +30,7 @@ from reportlab.platypus.doctemplate import LayoutError
 from generator import fonts
 from generator.booklet import Booklet
 from generator.booklet_fold import folded_order, impose
-from generator.booklet_md import Block, BookletError, Document, plain
+from generator.booklet_md import READING, Block, BookletError, Document, plain
 from generator.geometry import PAPERS, pt
 from generator.svg import RenderError, to_drawing
 
@@ -104,10 +104,9 @@ _ITALIC = re.compile(r"\*(.+?)\*")
 
 
 def markup(text: str) -> str:
-    """Booklet inline marks to reportlab's paragraph markup."""
-    text = escape(text)
-    text = _BOLD.sub(r"<b>\1</b>", text)
-    return _ITALIC.sub(r"<i>\1</i>", text)
+    """Booklet inline marks to reportlab's markup; a reading's mark ``{R12}`` a small raised R12."""
+    text = _ITALIC.sub(r"<i>\1</i>", _BOLD.sub(r"<b>\1</b>", escape(text)))
+    return READING.sub(rf'<super><font color="#{ACCENT.hexval()[2:]}">R\1</font></super>', text)
 
 
 class _Heading(Paragraph):

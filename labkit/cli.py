@@ -174,20 +174,25 @@ def _summary(report, out_dir: Path, papers: tuple[str, ...]) -> None:
 @main.command()
 @click.argument("folders", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--game", type=click.Choice(registry.names()), help="Which game the folder is for (default: its game.yaml says).")
-def validate(folders, game) -> None:
+@click.option("--columns", "list_columns", is_flag=True,
+              help="List every column of the game's files: which the rules read, which are text only.")
+def validate(folders, game, list_columns) -> None:
     """Check card sets (default: every game's own; a game's name instead of a
-    folder checks its own), as printing would: the data, and every face drawn
-    (text that will not fit, characters the font lacks, text outside the
-    safe zone or under 6 pt). Exits 1 on any problem; nothing is written."""
+    folder checks its own), as printing and the table would: the data, the
+    rules in words against the game's own, and every face drawn (text that
+    will not fit, characters the font lacks, text outside the safe zone or
+    under 6 pt). For an author's set it says which columns changed and what
+    each does. Exits 1 on any problem; nothing is written."""
     from engine.data import DataError
-    from generator.printable import BuildError, check, load
-    from labkit.cardsets import data_dir, display_path, game_of_folder
+    from labkit import checks
+    from labkit.cardsets import cardset, data_dir, display_path, game_of_folder
+    from labkit.columns import describe
     from labkit.setfiles import is_set_path
 
     games = registry.games()
     targets = []
     if not folders:
-        targets = [(g, data_dir(g)) for g in games.values()]
+        targets = [(g, data_dir(g)) for g in games.values() if not list_columns or not game or g.name == game]
     for folder in folders:
         if not is_set_path(folder) and str(folder) in games:  # a game's name: its own card set
             targets.append((games[str(folder)], data_dir(games[str(folder)])))
@@ -198,14 +203,13 @@ def validate(folders, game) -> None:
             targets.append((games[game] if game else game_of_folder(folder, games), folder))
         except DataError as exc:
             _fail(str(exc))
+    if list_columns:
+        for name in dict.fromkeys(d.name for d, _ in targets):
+            _print_columns(games[name])
+        return
     problems: list[str] = []
     for desc, folder in targets:
-        try:
-            problems.extend(str(p) for p in check(load(desc, folder))[1])
-        except DataError as exc:
-            problems.extend(str(p) for p in exc.problems)
-        except BuildError as exc:
-            problems.append(str(exc))
+        problems.extend(checks.problems(desc, folder))
     if problems:
         for p in dict.fromkeys(problems):
             err.print(p, highlight=False, soft_wrap=True, markup=False)
@@ -214,6 +218,23 @@ def validate(folders, game) -> None:
         sys.exit(1)
     for desc, folder in targets:
         console.print(f"[green]ok[/green] {display_path(folder)} ({desc.name})")
+        for line in describe(checks.changes(cardset(desc, folder))):
+            console.print(f"  {line}", highlight=False, markup=False, soft_wrap=True)
+
+
+def _print_columns(desc) -> None:
+    """Every column of a game's files by what it does (``labkit validate --columns``)."""
+    from labkit.columns import ROLE_WORDS, column
+
+    console.print(f"[bold]{desc.title}[/bold] ({desc.name}): docs/authoring.md says what each does", highlight=False)
+    for file, cols in desc.columns.items():
+        by_role: dict[str, list[str]] = {}
+        for name, spec in cols.items():
+            by_role.setdefault(column(spec).role, []).append(name)
+        console.print(f"  {file}", highlight=False)
+        for role, names in by_role.items():
+            console.print(f"    {ROLE_WORDS.get(role, role)}: {', '.join(names)}", highlight=False, markup=False,
+                          soft_wrap=True)
 
 
 @main.command("new-set")

@@ -58,13 +58,19 @@ def new_set(game: GameDescriptor, target: Path, name: str | None = None, author:
 
 def pack(folder: Path, out: Path | None = None) -> tuple[Path, cardsets.CardSet]:
     """Write the set in ``folder`` as one zip (default: beside it,
-    ``<folder>.zip``), after checking its data: the same files always give
-    the same bytes. Raises :class:`engine.data.DataError` listing every problem, or
-    :class:`SetError`."""
+    ``<folder>.zip``), after every check ``labkit validate`` makes (its
+    data, its rules in words, every face drawn): the same files always give
+    the same bytes. Raises :class:`engine.data.DataError` listing every
+    problem of its data, or :class:`SetError` (with every other problem)."""
+    from labkit import checks
+
     folder = Path(folder)
     if not folder.is_dir():
         raise SetError(f"{folder}: not a folder (pack the folder of a card set, e.g. one made by labkit new-set)")
     opened = cardsets.open_set(folder)
+    problems = checks.cardset_problems(opened)
+    if problems:
+        raise SetError(f"{folder} was not packed:\n" + "\n".join(problems))
     out = Path(out) if out is not None else folder.resolve().parent / f"{folder.resolve().name}.zip"
     data = setfiles.write_zip(opened.set_files)
     if len(data) > setfiles.MAX_ZIP_BYTES:

@@ -31,11 +31,17 @@ def lab_fire(s: State, cell: int | None) -> list[dict]:
 # --- refilling ----------------------------------------------------------------------
 @automatic("clear_fires")
 def _clear_fires(r: Rules, s: State, task) -> None:
-    """"The Lab Fire card remains in the Research Field until the end of the NEXT Lab phase." """
+    """"The Lab Fire card remains in the Research Field until the end of the NEXT Lab phase": so it
+    stays through that phase's refill and its fires, and leaves last. Its space is then refilled at
+    once, as a space an explosion opens is (reading 22): the grid is full for the next round."""
+    cleared = False
     for i, cell in enumerate(s.grid):
         if r.is_lab_fire(cell.card) and cell.since < s.round:
             s.discard.append(cell.card)
             clear_cell(r, s, i)
+            cleared = True
+    if cleared:
+        s.agenda.insert(0, {"do": "refill"})
 
 
 @automatic("refill")

@@ -3,8 +3,8 @@
 In turn order from the lead, each scientist scores their completed
 compounds one at a time, in the order they choose (``{"type": "score",
 "cell": i}``). Scoring a compound, for each claimant in turn order from the
-scorer: points (minus 2 per flame token, never below 0, once per claim
-token on a Lab Partner card), the Journal, the experiment advance
+scorer: points (minus 2 per flame token, which can make them fewer than
+none: the marker goes back; once per claim token on a Lab Partner card), the Journal, the experiment advance
 (``{"type": "advance", "track": "lab"}``); then the card leaves the grid and
 its claim tokens go home; then the bonus (see :mod:`.reactions`). After all
 scoring: the tray goes back to the bag, Graduated Cylinders, the refill with
@@ -74,8 +74,11 @@ decision("score_turn", choices=_turn_choices, resolve=_turn_resolve,
 
 
 def compound_points(r: Rules, s: State, i: int) -> int:
+    """"You score the indicated number of points. Each Flame token on the
+    compound reduces the score by 2": no floor, so Ammonia (6 points) with
+    its four flame slots full scores -2 (the rulebook has no "never below 0")."""
     card = r.compound(s.grid[i].card)
-    return max(0, card.points - FLAME_PENALTY * s.grid[i].flames) if card else 0
+    return card.points - FLAME_PENALTY * s.grid[i].flames if card else 0
 
 
 @automatic("points")
@@ -139,7 +142,7 @@ def _lab_tail(r: Rules, s: State, task) -> None:
     s.tray = {}
     # The last round's Lab phase refills the grid and resolves its Lab Fires as every round does: a fire
     # drawn then can still burn or explode a claimed unfinished compound before the end scoring.
-    tasks = [{"do": "cylinder", "seat": seat} for seat in s.order()] + [{"do": "clear_fires"}, {"do": "refill"}]
+    tasks = [{"do": "cylinder", "seat": seat} for seat in s.order()] + [{"do": "refill"}, {"do": "clear_fires"}]
     s.agenda[0:0] = tasks
 
 

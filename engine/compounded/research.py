@@ -56,8 +56,9 @@ def _choices(r: Rules, s: State, task, seat: int) -> list[Action]:
     sc = s.scientists[seat]
     out: list[Action] = []
     if task["placed"] == 0 and not task["goggles"]:
+        # "trade 3 of a kind for any element in the bag": the same element too
         out += [{"type": "exchange", "give": g, "take": t}
-                for g in sc.bench if sc.bench[g] >= task["rate"] for t in s.bag if t != g]
+                for g in sc.bench if sc.bench[g] >= task["rate"] for t in s.bag]
         if task["rate"] == 3 and sc.ready("pipette"):
             out.append({"type": "use_tool", "tool": "pipette"})
     if not task["exchanged"] and not task["goggles"] and sc.ready("safety_goggles"):

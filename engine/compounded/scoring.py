@@ -35,17 +35,27 @@ def move_marker(r: Rules, s: State, seat: int, points: int, line: str) -> int:
     >>> s.scientists[0].score = 27
     >>> move_marker(RULES, s, 0, 2, "compounds"), s.scientists[0].score
     (3, 30)
+
+    A loss (a compound burnt below nothing) moves it back, never past the
+    start, where any number of markers may wait (reading 3); it too lands
+    on the next unoccupied space:
+
+    >>> move_marker(RULES, s, 0, -2, "compounds"), s.scientists[0].score
+    (-2, 28)
+    >>> move_marker(RULES, s, 0, -40, "compounds"), s.scientists[0].score
+    (-28, 0)
     """
-    if points <= 0:
+    if points == 0:
         return 0
     sc = s.scientists[seat]
     taken = {o.score for i, o in enumerate(s.scientists) if i != seat and o.score > 0}
-    target = sc.score + points
+    landed = max(0, sc.score + points)
+    target = landed
     while target in taken:
         target += 1
-    sc.lines[line] = sc.lines.get(line, 0) + points
-    if target - sc.score > points:
-        sc.lines["skips"] = sc.lines.get("skips", 0) + target - sc.score - points
+    sc.lines[line] = sc.lines.get(line, 0) + landed - sc.score
+    if target > landed:
+        sc.lines["skips"] = sc.lines.get("skips", 0) + target - landed
     moved = target - sc.score
     sc.score = target
     if s.final_round is None and sc.score >= r.end_at[s.players]:

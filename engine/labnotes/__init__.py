@@ -4,6 +4,7 @@ The game's record for the house (docs/design/adding-a-game.md).
 """
 
 from engine.descriptor import GameDescriptor
+from engine.labnotes.columns import COLUMNS
 from engine.labnotes.cards import FILES, parse
 from engine.labnotes.game import LabNotes
 from engine.labnotes.paper import SCORE_SHEET
@@ -13,6 +14,7 @@ GAME = GameDescriptor(
     name="labnotes",
     game=LabNotes,
     card_files=FILES,
+    columns=COLUMNS,
     parse_cards=parse,
     data="cardsdata.labnotes",
     templates="templates.labnotes",

@@ -9,6 +9,7 @@ The game's record for the house (docs/design/adding-a-game.md).
 """
 
 from engine.descriptor import GameDescriptor
+from engine.organicsoup.columns import COLUMNS
 from engine.organicsoup.cards import FILES, parse
 from engine.organicsoup.game import OrganicSoup
 from engine.organicsoup.paper import CHECK_REACTION
@@ -18,6 +19,7 @@ GAME = GameDescriptor(
     name="organicsoup",
     game=OrganicSoup,
     card_files=FILES,
+    columns=COLUMNS,
     parse_cards=parse,
     data="cardsdata.organicsoup",
     templates="templates.organicsoup",

@@ -5,6 +5,7 @@ The game's record for the house (docs/design/adding-a-game.md).
 """
 
 from engine.descriptor import GameDescriptor
+from engine.synthesis.columns import COLUMNS
 from engine.synthesis.cards import FILES, parse
 from engine.synthesis.game import Synthesis
 from engine.synthesis.paper import SCORE_TABLE
@@ -14,6 +15,7 @@ GAME = GameDescriptor(
     name="synthesis",
     game=Synthesis,
     card_files=FILES,
+    columns=COLUMNS,
     parse_cards=parse,
     data="cardsdata.synthesis",
     templates="templates.synthesis",

@@ -110,12 +110,11 @@ class Placed:
         return frozenset(k for k, kind in self.links if kind == "absent")
 
     def fits(self, colour: Mapping[Cell, str]) -> bool:
-        """Every cell filled, each group one colour."""
-        for g in self.groups:
-            first = colour.get(g[0])
-            if first is None or any(colour.get(x) != first for x in g):
-                return False
-        return True
+        """Every cell filled, all in one colour: "Eligible molecules must be
+        of the same color", "The player must choose a single color" (cells
+        the drawing keeps apart too: Twin Pairs' two chains are one colour)."""
+        first = colour.get(self.cells[0])
+        return first is not None and all(colour.get(x) == first for x in self.cells)
 
 
 @dataclass(frozen=True)
@@ -259,7 +258,7 @@ class TablePattern:
 
 
 def fitting(pattern: TablePattern, table: TableShape, colour: Mapping[Cell, str]) -> list[Placed]:
-    """Places where a card's shape lies on filled cells, each group one colour."""
+    """Places where a card's shape lies on filled cells of one colour."""
     seen, out = set(), []
     for p in pattern.placements(table):
         key = (frozenset(p.cells), p.links)

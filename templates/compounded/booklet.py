@@ -194,3 +194,50 @@ FIGURES = {
     "example": example_figure,
     "lab-partners-4": lambda book: _table(book, 4, {"lab_partners": True}),
 }
+
+
+# --- the card set's own numbers and names (docs/design/booklets.md) ------------------------------
+def _levels(levels: list[int]) -> str:
+    return ", ".join(str(v) for v in levels)
+
+
+def set_values(book: Any) -> dict[str, int | str]:
+    """What the booklet and player aid print that the card set decides: its
+    counts, gems, tools, tracks and end scores."""
+    cards = book.cards
+    table = cards.table
+    fires = [c for c in cards.deck if c in cards.lab_fires]
+    tools = cards.tools
+    ext = tools["fire_extinguisher"].count if "fire_extinguisher" in tools else 0
+    others = sorted({t.count for i, t in tools.items() if i != "fire_extinguisher"})
+    other_words = (f"{others[0]} each of {len(tools) - 1} other tools" if len(others) == 1
+                   else f"{' or '.join(map(str, others))} of each other tool")
+    end = table.scoreboard.end_at
+    small, large = sorted({end[p] for p in end})[0], sorted({end[p] for p in end})[-1]
+    out: dict[str, int | str] = {
+        "compound-cards": len(cards.deck),
+        "compounds": len(cards.deck) - len(fires),
+        "lab-fires": len(fires),
+        "lab-partner-cards": len(cards.lab_partners),
+        "tool-tiles": sum(t.count for t in tools.values()),
+        "tool-split": f"{ext} Fire Extinguishers and {other_words}",
+        "gems": sum(e.count for e in table.elements),
+        "gem-counts": ", ".join(f"{e.count} {e.name}" for e in table.elements),
+        "flame-tokens": table.flame_tokens,
+        "pieces": table.scientists.pieces * len(table.scientists.colours),
+        "pieces-each": table.scientists.pieces,
+        "colours": len(table.scientists.colours),
+        "colour-names": ", ".join(table.scientists.colours),
+        "score-spaces": table.scoreboard.score_spaces,
+        "end-small": small,
+        "end-large": large,
+        "reminder-cards": table.reminder_cards.count,
+    }
+    for track in cards.workbench.tracks:
+        out[f"{track.id}.levels"] = _levels(track.levels)
+        out[f"{track.id}.top"] = track.top_points
+        out[f"{track.id}.places"] = len(track.levels)
+    lab = cards.track("lab")
+    out["lab.points"] = _levels((lab.advance_points or [])[1:])
+    out["journal-at"] = cards.track("study").journal_at or ""
+    return out

@@ -223,3 +223,59 @@ def example_figure(book: Any) -> str:
 
 
 FIGURES = {"example-sheet": example_figure}
+
+
+# --- the card set's own numbers and names (docs/design/booklets.md) ------------------------------
+ELEMENT_WORDS = {"H": "Hydrogen", "O": "Oxygen", "N": "Nitrogen", "C": "Carbon", "burner": "a Bunsen Burner"}
+SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+TIMES = {1: "once", 2: "twice", 3: "three times", 4: "four times", 5: "five times", 6: "six times"}
+
+
+def _faces(faces: list[str]) -> str:
+    """A die's faces in words: "Hydrogen three times, Oxygen twice and Nitrogen once"."""
+    counts: dict[str, int] = {}
+    for f in faces:
+        counts[f] = counts.get(f, 0) + 1
+    parts = [f"{ELEMENT_WORDS.get(f, f)} {TIMES.get(n, f'{n} times')}" for f, n in counts.items()]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _span(values: list[int]) -> str:
+    lo, hi = min(values), max(values)
+    return str(lo) if lo == hi else f"{lo} to {hi}"
+
+
+def set_values(book: Any) -> dict[str, int | str]:
+    """What the booklet and player aid print that the card set decides: its
+    counts, its dice, its note sheet and its tools' names, states and costs."""
+    data = book.cards
+    dice = {d.colour: d for d in data.dice.dice}
+    sheet, track = data.sheet, data.sheet.tools_track
+    compounds = [n for n in data.notecards if n.kind == "compound"]
+    fires = [n for n in data.notecards if n.kind == "lab_fire"]
+    opened = track.opened_by_notecard
+    out: dict[str, int | str] = {
+        "dice": sum(d.count for d in dice.values()),
+        "dice-colours": ", ".join(f"{d.count} {c}" for c, d in dice.items()),
+        "white-faces": _faces(dice["white"].faces) if "white" in dice else "",
+        "yellow-faces": _faces(dice["yellow"].faces) if "yellow" in dice else "",
+        "tool-cards": sum(t.copies for t in data.tools),
+        "tools": len(data.tools),
+        "tool-copies": _span([t.copies for t in data.tools]),
+        "notecards": len(data.notecards),
+        "compounds": len(compounds),
+        "lab-fires": len(fires),
+        "spaces": sheet.field.rows * sheet.field.cols,
+        "rows": sheet.field.rows,
+        "last-space": f"{'ABCDEFGHIJKLMNOPQRST'[sheet.field.rows - 1]}{sheet.field.cols}",
+        "trash-cans": sheet.trash_cans,
+        "tools-spaces": track.open + sum(opened),
+        "tools-open": track.open,
+        "tools-opened-by": len(opened),
+        "tools-opened": _span(opened) if opened else 0,
+        "notecard-boxes": sheet.notecard_boxes,
+    }
+    for t in data.tools:
+        out.update({f"{t.id}.name": t.name, f"{t.id}.state": t.state, f"{t.id}.icons": t.icons,
+                    f"{t.id}.compound": t.compound, f"{t.id}.formula": t.formula.translate(SUBSCRIPT)})
+    return out

@@ -145,4 +145,183 @@ def levels(book: Any) -> str:
     return svg_page(x - gap, top, "".join(parts))
 
 
-FIGURES = {"levels": levels}
+# --- the examples, drawn from the engine's own tables -----------------------------------------
+EXAMPLE_SOUP = "CHHHHNNNOOOO"
+"""The rulebook's example soup: four hydrogen, four oxygen, three nitrogen, one carbon."""
+BUILD_TABLE = f"nitrogen +nitrogen | hydrogen*2 +hydrogen | ; soup={EXAMPLE_SOUP}; turn=2"
+"""The rulebook's build example: you are the third player."""
+REACTION_TABLE = "oxygen*2 +oxygen ?nitric-oxide | nitrogen | nitrogen*2 +nitrogen"
+"""The rulebook's reaction example: you, the player on your left (seat 1), the one on your right."""
+LIFE_TABLE = "graphite*5 ammonia hydrogen*3 oxygen*2 +propane ?glutamic-acid | +ammonia; turn=0"
+"""Create life: Glutamic Acid from five Graphite, one Ammonia, three Hydrogen and two Oxygen."""
+LIFE = {"type": "react", "products": {"glutamic-acid": 1},
+        "ingredients": [{"seat": 0, "recipe": r, "count": n}
+                        for r, n in (("graphite", 5), ("ammonia", 1), ("hydrogen", 3), ("oxygen", 2))]}
+ELEMENT_FACES = {"C": "carbon", "H": "hydrogen", "N": "nitrogen", "O": "oxygen"}
+COMPONENT = {"basic": "basic-recipes", "simple": "simple-recipes", "complex": "complex-recipes",
+             "amino": "amino-recipes"}
+
+
+def _svg(w: float, h: float, body: str) -> str:
+    from generator.booklet import svg_page
+
+    return svg_page(w, h, body)
+
+
+def _text(x: float, y: float, words: str, size: float = 3.2, bold: bool = False, colour: str = "#222222") -> str:
+    weight = ' font-weight="bold"' if bold else ""
+    return (f'<text x="{x:.2f}" y="{y:.2f}" font-size="{size}"{weight} fill="{colour}" '
+            f'font-family="DejaVu Sans">{words}</text>')
+
+
+class _Sketch:
+    """Cards laid out left to right, each at one scale, with words: a player's area of the table."""
+
+    def __init__(self, book: Any, scale: float = 0.3) -> None:
+        self.book, self.scale, self.parts, self.right, self.bottom = book, scale, [], 0.0, 0.0
+
+    def card(self, component: str, piece: str, x: float, y: float, scale: float | None = None) -> tuple[float, float]:
+        face = self.book.face(component, piece)
+        k = scale or self.scale
+        w, h = face.size[0] * k, face.size[1] * k
+        self.parts.append(self.book.nest(face, x, y, w, h))
+        self.right, self.bottom = max(self.right, x + w), max(self.bottom, y + h)
+        return w, h
+
+    def recipe(self, rid: str, x: float, y: float) -> float:
+        r = self.book.cards.recipe(rid)
+        return self.card(COMPONENT[r.level], rid, x, y)[0]
+
+    def molecule(self, rid: str, x: float, y: float) -> float:
+        """One molecule: its atom cards stacked as the rulebook allows, each a little right of the last."""
+        r = self.book.cards.recipe(rid)
+        atoms = [e for e, n in zip("CHNO", r.atoms) for _ in range(n)]
+        step, start = 2.2, x
+        for e in atoms:
+            w, _ = self.card("atoms", ELEMENT_FACES[e], x, y, scale=self.scale * 0.6)
+            x += step
+        return x - start - step + w
+
+    def words(self, x: float, y: float, text: str, **kw: Any) -> None:
+        self.parts.append(_text(x, y, text, **kw))
+        self.right, self.bottom = max(self.right, x + len(text) * 3.2 * 0.62), max(self.bottom, y + 1)
+
+    def area(self, seat: Any, x: float, y: float, label: str) -> float:
+        """A player's recipes in front, then each molecule; returns the width used."""
+        self.words(x, y - 1.5, label, bold=True)
+        cx = x
+        for rid in seat.recipes:
+            cx += self.recipe(rid, cx, y) + 2
+        for rid, n in seat.molecules.items():
+            for _ in range(n):
+                cx += self.molecule(rid, cx, y + 4) + 3
+        return cx - x
+
+    def svg(self) -> str:
+        return _svg(self.right + 1, self.bottom + 1, "".join(self.parts))
+
+
+def _table(book: Any, text: str) -> Any:
+    from engine.organicsoup.scenario import table
+
+    return table(book.cards, text)
+
+
+def _rows(book: Any, states: list[tuple[str, Any]], names: list[str], gap: float = 40.0) -> str:
+    """Each state as a row of player areas, titled."""
+    sketch = _Sketch(book)
+    y = 5.0
+    for title, state in states:
+        sketch.words(0, y, title, size=3.6, bold=True, colour="#12706f")
+        y += 8
+        x = 0.0
+        for seat, name in zip(state.seats, names):
+            x += max(sketch.area(seat, x, y, name), len(name) * 3.2 * 0.62, 30.0) + 8
+        if state.middle:
+            sketch.words(x, y - 1.5, "In the middle", bold=True)
+            for rid in state.middle:
+                x += sketch.recipe(rid, x, y) + 2
+        y = sketch.bottom + 9
+    return sketch.svg()
+
+
+def build_example(book: Any) -> str:
+    """The rulebook's build: you (the third player) build one Nitrogen and,
+    tied with the first player, take the Nitrogen recipe from them."""
+    game = book.game
+    before = _table(book, BUILD_TABLE)
+    after = game.apply(before, 2, {"type": "build", "recipe": "nitrogen", "count": 1})
+    assert "nitrogen" in after.seats[2].recipes and after.seats[0].molecules == {"nitrogen": 1}
+    return _rows(book, [("Before your build", before), ("After it: a tie takes the recipe", after)],
+                 ["Player 1", "Player 2", "You"])
+
+
+def reaction_example(book: Any) -> str:
+    """The rulebook's reaction: your Oxygen and the unguarded Nitrogen of the
+    player on your left make two Nitric Oxide; the Nitrogen on your right is
+    guarded by its recipe."""
+    game = book.game
+    before = _table(book, REACTION_TABLE)
+    act = {"type": "react", "products": {"nitric-oxide": 2},
+           "ingredients": [{"seat": 0, "recipe": "oxygen", "count": 1}, {"seat": 1, "recipe": "nitrogen", "count": 1}]}
+    after = game.apply(before, 0, act)
+    assert after.seats[0].molecules == {"oxygen": 1, "nitric-oxide": 2}
+    return _rows(book, [("Before the reaction", before), ("After it", after)],
+                 ["You", "On your left (unguarded)", "On your right (guarded)"])
+
+
+def life_example(book: Any) -> str:
+    """Glutamic Acid from the molecules that hold exactly its atoms: the
+    ingredients, and the one molecule and recipe they become."""
+    game = book.game
+    before = _table(book, LIFE_TABLE)
+    after = game.apply(before, 0, LIFE)
+    assert after.winner == 0
+    return _rows(book, [("The ingredients, in front of you", before), ("Life: you win at once", after)],
+                 ["You", "Player 2"])
+
+
+def worked_example_figure(book: Any) -> str:
+    """The worked example's end: the recipes in front of each player."""
+    state = example_state(book.game)
+    sketch = _Sketch(book)
+    x = 0.0
+    for i, seat in enumerate(state.seats):
+        sketch.words(x, 3.5, f"Player {i + 1}", bold=True)
+        cx = x
+        for rid in seat.recipes:
+            cx += sketch.recipe(rid, cx, 6) + 2
+        x = cx + 8
+    return sketch.svg()
+
+
+FIGURES = {"levels": levels, "build-example": build_example, "reaction-example": reaction_example,
+           "life-example": life_example, "worked-example": worked_example_figure}
+
+
+# --- the card set's own numbers and names (docs/design/booklets.md) ------------------------------
+WORDS = {"C": "Carbon", "H": "Hydrogen", "N": "Nitrogen", "O": "Oxygen"}
+
+
+def set_values(book: Any) -> dict[str, int | str]:
+    """What the booklet and player aid print that the card set decides: its
+    atom cards, its recipes per level and their sizes, the turn sequence cards."""
+    from engine.organicsoup.cards import SOUP
+
+    cards = book.cards
+    atoms = sum(a.count for a in cards.atoms)
+    out: dict[str, int | str] = {
+        "atoms": atoms,
+        "atom-counts": ", ".join(f"{a.count} {WORDS.get(a.element, a.element)}" for a in cards.atoms),
+        "soup": SOUP,
+        "atom-deck": atoms - SOUP,
+        "turn-sequence-cards": cards.turn_sequence.copies,
+        "basic-names": ", ".join(r.name for r in cards.level("basic")),
+    }
+    for level in ("basic", "simple", "complex", "amino"):
+        recipes = cards.level(level)
+        sizes = sorted(r.size for r in recipes) or [0]
+        out[f"{level}-recipes"] = len(recipes)
+        out[f"{level}-sizes"] = f"{sizes[0]} to {sizes[-1]}" if sizes[0] != sizes[-1] else str(sizes[0])
+        out[f"{level}-largest"] = sizes[-1]
+    return out

@@ -279,5 +279,59 @@ def goal_cards(book: Any) -> str:
                               book.face("project-cards", "project-10")], height=70.0)
 
 
+# --- the card set's own numbers and names (docs/design/booklets.md) ------------------------------
+def set_values(book: Any) -> dict[str, int | str]:
+    """What the booklet and player aid print that the card set decides: its
+    decks, turns, points, and each goal card's numbers."""
+    cards = book.cards
+    rules = cards.rules
+    points = rules.chain_points
+    longest = max(points)
+    letters = sorted({b for b, _ in cards.layouts})
+    manifest = getattr(getattr(book, "printable", None), "manifest", None)
+    reference = next((c.count for c in manifest.components if c.id == "reference-cards"), 0) if manifest else 0
+    out: dict[str, int | str] = {
+        "boards": len(letters),
+        "board-letters": f"{letters[0]} to {letters[-1]}",
+        "markers": 2 * len(rules.colours),
+        "marker-colours": ", ".join(f"2 {c.id}" for c in rules.colours),
+        "pattern-cards": len(cards.patterns),
+        "chain-cards": len(cards.chains),
+        "project-cards": len(cards.projects),
+        "reference-cards": reference,
+        "turns": rules.turns,
+        "elemental-one": rules.elemental_points.one,
+        "elemental-pair": rules.elemental_points.pair,
+        "line-points": rules.line_points,
+        "longest": longest,
+        "chain-list": ", ".join(str(points[k]) for k in sorted(points)),
+        "chain-range": f"{min(points)} to {longest} or more",
+    }
+    for k in sorted(points):
+        out[f"chain-{k}"] = points[k]
+    for card in (*cards.chains.values(), *cards.patterns.values()):
+        row = card.row
+        out.update({f"{row.id}.name": row.name, f"{row.id}.points": row.points, f"{row.id}.maximum": row.maximum,
+                    f"{row.id}.green": row.green, f"{row.id}.yellow": row.yellow, f"{row.id}.red": row.red})
+    return out
+
+
+def _lessons():
+    """The teaching pictures, ``booklet_lessons.py`` beside this file, loaded by its path as this file is."""
+    import importlib.util
+    import sys
+
+    path = Path(__file__).with_name("booklet_lessons.py")
+    name = "_labkit_booklet_synthesis_lessons"
+    module = sys.modules.get(name)
+    if module is None or getattr(module, "__file__", None) != str(path):
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return module
+
+
 FIGURES = {"example": example, "example-board": example_board, "example-table": example_table,
-           "board-sides": board_sides, "disc": disc, "goal-cards": goal_cards}
+           "board-sides": board_sides, "disc": disc, "goal-cards": goal_cards, **_lessons().FIGURES}

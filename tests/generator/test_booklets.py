@@ -20,6 +20,7 @@ from pypdf import PdfReader
 
 from generator import booklet as booklets
 from generator.booklet_md import BookletError, parse, plain
+from generator import booklet_pdf as booklets_pdf
 from generator.booklet_pdf import folded_order, impose, render_all, render_rules
 from generator.build import BuildError, BuildOptions, plan
 from generator.geometry import PAPERS, pt
@@ -105,6 +106,89 @@ def test_the_booklet_covers_every_section_of_the_rulebook(game):
     for key in set(coverage) - set(headings):
         problems.append(f"{booklets.COVERAGE} maps {key!r}, which is not a section of the rulebook")
     assert not problems, "\n".join(problems)
+
+
+# --- readings of unclear rules ------------------------------------------------------
+UNCLEAR = "Where the rulebook is unclear"
+
+
+def booklet_doc(game: str):
+    """The game's booklet.md, parsed (no build: the marks are text)."""
+    folder = cardsets.template_dir(registry.find(game))
+    return parse((folder / booklets.BOOKLET).read_text("utf-8"), folder / booklets.BOOKLET)
+
+
+def design_readings(game: str) -> dict[int, str]:
+    """The numbered readings of ``docs/design/<game>.md``: ``N. **Title**``."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "design" / f"{game}.md").read_text("utf-8")
+    return {int(n): title for n, title in re.findall(r"(?m)^(\d+)\. \*\*(.+?)\*\*", text)}
+
+
+def marks(block) -> list[int]:
+    from generator.booklet_md import readings
+
+    out = readings(block.text) + [n for _, t in block.items for n in readings(t)]
+    out += [n for row in block.rows for cell in row for n in readings(cell)]
+    for child in block.children:
+        if child is not None:
+            out += marks(child)
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_reading_is_marked_and_listed_where_the_rulebook_is_unclear(game):
+    """A rule that is our reading of an unclear rulebook carries a mark ``{Rn}``
+    (n: its number in docs/design/<game>.md), and the booklet ends with the
+    list of them, each once, each marked somewhere above."""
+    doc = booklet_doc(game)
+    headings = [b for b in doc.blocks if b.kind == "heading" and b.level == 2]
+    assert headings[-1].text == UNCLEAR, f"the booklet's last section must be {UNCLEAR!r}"
+    end = doc.blocks.index(headings[-1])
+    marked = [n for b in doc.blocks[:end] for n in marks(b)]
+    [listing] = [b for b in doc.blocks[end:] if b.kind == "bullets"]
+    listed = [int(m.group(1)) for _, t in listing.items for m in [re.match(r"\*\*R(\d+)\*\* ", t)] if m]
+    assert len(listed) == len(listing.items), "each item of the list starts with its mark, **R12**"
+    assert listed == sorted(set(listed)), "each reading listed once, in order"
+    assert set(marked) == set(listed), (f"marked, not listed: {sorted(set(marked) - set(listed))}; "
+                                         f"listed, not marked: {sorted(set(listed) - set(marked))}")
+    known = design_readings(game)
+    assert set(listed) <= set(known), f"no such reading in docs/design/{game}.md: {sorted(set(listed) - set(known))}"
+    assert len(set(marked)) >= 8, "every booklet rests on readings; mark them"
+
+
+def test_a_reading_mark_prints_as_a_small_raised_mark_and_braces_are_refused():
+    from generator.booklet_pdf import markup
+
+    assert plain("It stays.{R22} Then") == "It stays. Then"
+    assert "<super>" in markup("It stays.{R22}") and "R22</font></super>" in markup("It stays.{R22}")
+    with pytest.raises(BookletError, match=r"b.md:3:1: braces make a reading's mark"):
+        parse("# T\n\nA {set} of things.\n", "b.md")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_round_overview_numbers_its_steps_as_its_sections(game):
+    """Where a section's numbered steps stand for its numbered subsections
+    (### 1. Roll the dice), step n's bold words are in subsection n's heading."""
+    doc = booklet_doc(game)
+    found = 0
+    for heading, section in doc.sections().items():
+        if section.level != 2:
+            continue
+        subs = [b.text for b in section.blocks if b.kind == "heading" and b.level == 3
+                and re.match(r"^\d+\. ", b.text)]
+        overview = next((b for b in section.blocks if b.kind == "steps"), None)
+        if len(subs) < 3 or overview is None:
+            continue
+        found += 1
+        assert len(overview.items) == len(subs), f"{heading}: {len(overview.items)} steps, {len(subs)} sections"
+        for k, ((_, item), sub) in enumerate(zip(overview.items, subs), start=1):
+            assert sub.startswith(f"{k}. "), sub
+            label = re.match(r"^\*\*(.+?)\*\*", item)
+            assert label, f"{heading}: step {k} starts with its name in bold"
+            words = set(label.group(1).casefold().split())
+            assert words <= set(sub.casefold().replace(".", " ").split()), (k, label.group(1), sub)
+    if game == "labnotes":
+        assert found == 1
 
 
 # --- numbers the engine checks ------------------------------------------------------
@@ -269,10 +353,42 @@ def test_an_authors_set_without_a_card_the_booklet_shows_gets_the_rulebooks_pict
         except BuildError as exc:
             assert "booklet" not in str(exc)
             continue
-        assert authored.note.startswith("The rules booklet's pictures show the rulebook's own cards")
+        assert authored.note.startswith("The rules booklet's pictures and counts show the rulebook's own cards")
         assert f"{component} has no piece '{piece}'" in authored.note
         return
     pytest.fail(f"no card the booklet shows could be renamed in a copy of the set: {shown[:4]}")
+
+
+def test_a_custom_sets_booklet_and_aid_say_its_own_counts_and_cards(tmp_path):
+    """A Lab Notes set of 29 tool cards (the Centrifuge in 4 copies), 19
+    notecards and a tool renamed: its booklet says 29, 19 and the new name,
+    its setup table is what the engine deals with its cards, and its player
+    aid names the renamed tool (the game's own set says 30 and 20)."""
+    if "labnotes" not in GAMES:
+        pytest.skip("Lab Notes is not installed")
+    own = planned("labnotes")[2]
+    own_box = own.doc.sections()["What is in the box"].text()
+    assert "Tool cards 30 6 different tools, 5 copies of each" in own_box and "Notecards 20" in own_box
+    folder = tmp_path / "my-lab"
+    shutil.copytree(cardsets.data_dir(registry.find("labnotes")), folder)
+    tools = (folder / "tools.csv").read_text("utf-8")
+    tools = tools.replace("Before you select your die, reroll any number of available dice up to 2 times.\",yes,5",
+                          "Before you select your die, reroll any number of available dice up to 2 times.\",yes,4")
+    tools = tools.replace("fume-hood,Fume Hood,", "fume-hood,Extractor Fan,")
+    (folder / "tools.csv").write_text(tools, "utf-8")
+    notes = (folder / "notecards.csv").read_text("utf-8").splitlines(keepends=True)
+    (folder / "notecards.csv").write_text("".join(n for n in notes if not n.startswith("urea,")), "utf-8")
+    [(printable, _, booklet)] = plan(BuildOptions(data_dir=folder, layouts=("grid",)))
+    assert sum(t.copies for t in printable.cardset.cards.tools) == 29 and not booklet.note
+    box = booklet.doc.sections()["What is in the box"].text()
+    assert "Tool cards 29 6 different tools, 4 to 5 copies of each" in box and "Notecards 19" in box
+    assert "Shuffle the 15 notecards and the 4 Lab Fires" in booklet.doc.sections()["Setup"].text()
+    [table] = [t for _, t in booklet.doc.tables_under("Setup") if _cell(t.rows[0][0]) == "Players"]
+    deck = table.rows[0].index("Notecards in the deck")
+    assert {r[deck] for r in table.rows[1:]} == {"17"}      # 19 cards, 2 face up: the engine's deal
+    assert "Extractor Fan" in booklet.doc.sections()["The six tools"].text()
+    aid = PdfReader(io.BytesIO(booklets_pdf.render_aid(booklet, booklets_pdf.aid_look("a4")))).pages[0].extract_text()
+    assert "Extractor Fan" in aid and "Fume Hood" not in aid
 
 
 def test_a_booklet_mistake_names_its_file_and_line():

@@ -597,9 +597,11 @@ def test_the_secret_check_reads_a_deck_card_and_spares_what_is_seen():
     assert untold("Ada draws 2 Hydrogen.", hidden, seen) == []
 
 
+# Seeds whose random game ends: about half of random Lab Partners games stall (elements stuck on compounds
+# nobody can finish, which no rule ends: reading 14), so a seed is chosen that reaches an end.
 @pytest.mark.parametrize("players,seed,options", [(2, 1, None), (3, 2, None), (4, 3, None), (5, 4, None),
-                                                  (3, 5, {"no_trade": True}), (4, 6, {"lab_partners": True}),
-                                                  (5, 7, {"lab_partners": True, "lead": 2})])
+                                                  (3, 5, {"no_trade": True}), (4, 8, {"lab_partners": True}),
+                                                  (5, 14, {"lab_partners": True, "lead": 2})])
 def test_random_games_are_told_in_words_and_name_no_deck_card(players, seed, options):
     """Whole seeded games: every action's first line names its scientist
     (but the writing of an offer, told once it is proposed),
@@ -632,12 +634,13 @@ def test_random_games_are_told_in_words_and_name_no_deck_card(players, seed, opt
 
 
 def test_a_claim_on_the_journal_that_ends_the_round_tells_the_new_round():
-    """Found by a random game (two players, seed 2): the last Study claim of a
-    round, a token put on the Journal's slot, starts the next round. Its
+    """Found by a random game (two players, seed 2 before an exchange could
+    take the element given; now seed 66): the last claim of a round, a
+    token put on the Journal's slot, starts the next round. Its
     draws are told as draws (only the Journal used as a tool takes an
     element back, which is not one)."""
-    rng = random.Random(2)
-    s = GAME.setup(2, 2, {})
+    rng = random.Random(66)
+    s = GAME.setup(2, 66, {})
     while True:
         seat = rng.choice(list(GAME.to_move(s)))
         action = rng.choice(list(GAME.actions(s, seat)))

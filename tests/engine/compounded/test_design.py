@@ -10,7 +10,7 @@ import ast
 import re
 from pathlib import Path
 
-from tests.engine.compounded.helpers import GAME, fresh
+from tests.engine.compounded.helpers import CARDS, GAME, fresh
 from tests.rulebook import follows
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -50,3 +50,22 @@ def test_the_first_lead_scientist_is_seat_0_unless_the_table_names_one():
     assert fresh(3).lead == 0 and GAME.to_move(fresh(3)) == [0]
     s = fresh(4, lead=2)
     assert s.lead == 2 and GAME.to_move(s) == [2] and s.order() == [2, 3, 0, 1]
+
+
+@follows("compounded.md", "If you reach the top, you immediately score 10 points!", "The top nets you 5 points",
+         "Everyone starts being able to place 2 elements.", "At the start of the game, everyone can keep 3 elements "
+         "on their board.")
+def test_the_experiment_tracks_start_and_top_as_the_rulebook_says():
+    """Reading 32: the starts and the tops are the rulebook's; the steps between are ours, from the data."""
+    tracks = {t.id: t for t in CARDS.workbench.tracks}
+    assert [tracks[t].levels[0] for t in ("discover", "study", "research", "lab")] == [3, 1, 2, 3]
+    assert [tracks[t].top_points for t in ("discover", "study", "research")] == [10, 5, 10]
+    assert all(len(t.levels) == 7 for t in tracks.values()) and tracks["study"].journal_at == 3
+    assert tracks["lab"].advance_points[1:] == [1, 1, 2, 2, 3, 3]  # points for reaching each place
+
+
+@follows("compounded.md", "35 Tool tiles", "Each scientist takes 1 red Fire Extinguisher tool, from the tool tiles.")
+def test_the_tool_tiles_are_thirty_five():
+    """Reading 33: 35 tiles, one Fire Extinguisher for each of up to 5 scientists, 6 of each other tool."""
+    counts = {t.id: t.count for t in CARDS.tools.values()}
+    assert sum(counts.values()) == 35 and counts.pop("fire_extinguisher") == 5 and set(counts.values()) == {6}

@@ -7,6 +7,7 @@ import pytest
 from engine.compounded.fires import lab_fire
 from engine.core import IllegalAction
 from tests.engine.compounded.helpers import CARDS, GAME, RULES, at, fill, fresh, play, put
+from tests.rulebook import follows
 
 FIRE = sorted(CARDS.lab_fires)[0]
 EXT = {"type": "use_tool", "tool": "fire_extinguisher"}
@@ -59,8 +60,31 @@ def test_an_unextinguished_fire_adds_a_flame_to_every_flammable_compound_and_sta
     assert s.flame_supply == 30 - sum(c.flames for c in s.grid)
     fire_round = s.grid[0].since
     s.round = fire_round + 1
-    s = at(s, {"do": "clear_fires"}, {"do": "refill"}, {"do": "end_round"})
-    assert s.grid[0].card != FIRE and FIRE in s.discard
+    s = at(s, {"do": "clear_fires"}, {"do": "end_round"})
+    assert s.grid[0].card != FIRE and FIRE in s.discard and RULES.compound(s.grid[0].card)
+
+
+@follows("compounded.md", "The Lab Fire card remains in the Research Field until the end of the NEXT Lab phase.")
+def test_a_lab_fire_stays_through_the_next_lab_phase_and_leaves_at_its_end():
+    """A fire that burnt in one round is still in the grid while the next round's Lab phase refills and a
+    new Lab Fire is offered to the extinguishers; it leaves only after that, and its space is refilled at
+    once (reading 22). The booklet used to say it left "just before this refill"."""
+    s = fresh(3)
+    s = put(s, 0, FIRE)
+    s.grid[0].since = s.round
+    s.round += 1
+    s.discard.append(s.grid[5].card)
+    s.grid[5] = type(s.grid[5])()
+    second = sorted(CARDS.lab_fires)[1]
+    s.deck.remove(second)
+    s.deck.insert(0, second)
+    s = at(s, {"do": "lab_tail"}, {"do": "end_round"})
+    assert s.agenda[0]["do"] == "extinguish" and s.grid[5].card == second
+    assert s.grid[0].card == FIRE, "the old fire must still be in the grid during the next Lab phase's refill"
+    s = play(s, (0, PASS), (1, PASS), (2, PASS))
+    assert FIRE in s.discard and RULES.compound(s.grid[0].card) and s.grid[5].card == second
+    assert all(c.card is not None for c in s.grid)
+    GAME.check(s)
 
 
 def test_a_full_compound_explodes_and_its_claimant_moves_its_elements_to_neighbours():

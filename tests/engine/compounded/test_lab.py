@@ -296,12 +296,22 @@ def test_an_end_by_agreement_during_an_explosion_loses_no_element():
     assert sum(over.tray.values()) == tray + 3 and over.agenda == []
 
 
-def test_a_burnt_compound_scores_no_less_than_nothing():
-    """Reading 3: flame tokens never make a compound score below 0."""
+@follows("compounded.md", "You score the indicated number of points. Each Flame token on the compound reduces "
+         "the score by 2.")
+def test_a_burnt_compound_can_cost_points():
+    """Ammonia is worth 6 and holds 4 flames: scored with all four, it costs 2 points. The rulebook has no
+    floor ("never less than 0" was ours); the marker moves back, never past the start (reading 3)."""
     s = fresh(3)
+    s.scientists[0].score, s.scientists[0].lines = 10, {"compounds": 10}
     s = _complete(s, 0, "ammonia", claimant=0, flames=4)
     s = play(_lab(s), (0, {"type": "score", "cell": 0}))
-    assert s.scientists[0].lines.get("compounds", 0) == 0 and s.scientists[0].score == 0
+    assert s.scientists[0].lines["compounds"] == 8 and s.scientists[0].score == 8
+    GAME.check(s)
+    s = fresh(3)
+    s.scientists[0].score, s.scientists[0].lines = 1, {"lab": 1}
+    s = _complete(s, 0, "ammonia", claimant=0, flames=4)
+    s = play(_lab(s), (0, {"type": "score", "cell": 0}))
+    assert s.scientists[0].score == 0 and sum(s.scientists[0].lines.values()) == 0
 
 
 def test_a_journal_bonus_only_refills_a_journal_held():

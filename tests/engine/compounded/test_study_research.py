@@ -6,6 +6,7 @@ import pytest
 
 from engine.core import IllegalAction
 from tests.engine.compounded.helpers import GAME, RULES, at, bench, fill, fresh, play, put
+from tests.rulebook import follows
 
 
 def _study(players=3, seed=1):
@@ -75,6 +76,18 @@ def test_exchange_three_of_a_kind_for_an_element_still_in_the_bag():
     s = _research(s)
     with pytest.raises(IllegalAction, match="no Sulfur left in the bag"):
         GAME.apply(s, 0, {"type": "exchange", "give": "H", "take": "S"})
+
+
+@follows("compounded.md", "Scientists may trade 3 of a kind for any element in the bag.")
+def test_an_exchange_may_take_the_element_given():
+    """"any element in the bag": the booklet said the new element "must be a different element"; the
+    rulebook does not, so three Sulfur may buy a Sulfur (the bag still has one)."""
+    s = fresh(3)
+    s = bench(s, 0, {"S": 3})
+    s = _research(s)
+    assert {"type": "exchange", "give": "S", "take": "S"} in GAME.actions(s, 0)
+    s = play(s, (0, {"type": "exchange", "give": "S", "take": "S"}))
+    assert s.scientists[0].bench == {"S": 1} and s.tray == {"S": 3}
 
 
 def test_pipette_exchanges_two_for_one():

@@ -14,6 +14,7 @@ from engine.labnotes import LabNotes
 from engine.labnotes.setup import choose_tools
 from engine.rng import Rng
 from tests.engine.conftest import FINISH, arrange_cards, notating, run, tool, trash
+from tests.rulebook import follows
 
 METHANE = "B2:C B1:H B3:H A2:H C2:H B2-B1 B2-B3 B2-A2 B2-C2"
 CLAIM_METHANE = {"type": "claim", "notecard": "methane"}
@@ -88,6 +89,30 @@ def test_design_rule_24_a_fire_left_in_the_line_does_not_burn_again(game):
     arrange_cards(game, s, line=["lab-fire-2", "methane"], deck_top=["ammonia"])
     s = _trash_all_and_finish(game, game.apply(s, 0, CLAIM_METHANE))
     assert s.line == ["ammonia", "lab-fire-2", "methane"] and s.fires == 0 and s.phase == "roll"
+
+
+@follows("lab-notes.md", "They also unlock additional tool usage for the first 4 Notecards they complete.")
+def test_design_rule_29_the_note_sheets_numbers_are_ours(game):
+    """Design rule 29: the rulebook counts the first 4 notecards and nothing else of the sheet; the data
+    holds our 5 trash cans, 10 Tools spaces (2 open, 2 more for each of 4 notecards) and 8 notecard boxes,
+    and the rules read them from there."""
+    sheet = game.data.sheet
+    assert (sheet.trash_cans, sheet.tools_track.open, sheet.tools_track.opened_by_notecard, sheet.notecard_boxes) \
+        == (5, 2, [2, 2, 2, 2], 8)
+    assert (game.rules.trash_cans, game.rules.boxes) == (sheet.trash_cans, sheet.notecard_boxes)
+
+
+@follows("lab-notes.md", "Centrifuge (Liquid; compound Water - H2O): Before you select your die, reroll any "
+         "number of available dice up to 2 times.", "Fire Suppressant (Gas; compound Dinitrogen - N2): Ignore a Lab Fire.")
+def test_design_rule_30_six_tools_three_of_them_the_rulebooks(game):
+    """Design rule 30: the rulebook's three tools with its words, three of ours, two of each state; the
+    icons (no count in the rulebook) 2 for the Centrifuge, 1 for the others."""
+    tools = {t.id: t for t in game.data.tools}
+    assert len(tools) == 6 and sorted(t.state for t in tools.values()) == ["gas", "gas", "liquid", "liquid",
+                                                                            "solid", "solid"]
+    assert {t.id for t in tools.values() if t.first_game} == {"centrifuge", "retort-flask", "fire-suppressant"}
+    assert {i: t.icons for i, t in tools.items()} == {"centrifuge": 2, "retort-flask": 1, "fire-suppressant": 1,
+                                                       "pipette": 1, "mortar-and-pestle": 1, "fume-hood": 1}
 
 
 def test_every_design_rule_has_a_test_that_names_it(root):

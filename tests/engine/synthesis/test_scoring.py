@@ -12,12 +12,16 @@ from tests.rulebook import follows
 # high), top row first; "-" is no cell, "." an empty one.
 #
 #     - . . g - -
-#     . y y g - -        a green chain of 7
-#     . y y g b -        a red chain of 3
-#     r r g g b b        yellow: the 2x2 block kept as two chains of 2 (the card),
-#     r g g b b b          and a third chain of 2
-#     y y b b b b        blue: 10 molecules, a chain of 7 and one of 3
-EXAMPLE = ["yrr", "ygryy", "bggyy", "bbgggg", "bbbb", "bbb"]
+#     . g g g - -        a green chain of 7, folded: one Twin Pairs across its fold
+#     . g g g r -        a red chain of 3
+#     y b b b r r        blue: 10 molecules, a chain of 7 and one of 3, one Twin Pairs
+#     y b b b y y        yellow: the 2x2 block kept as two chains of 2 (the card,
+#     b b b b y y          upright), and a third chain of 2
+#
+# Each find is one colour ("The player must choose a single color"): "twice
+# horizontally with chains of different colors" (green, blue), "once
+# vertically with yellow chains".
+EXAMPLE = ["byy", "bbbgg", "bbbgg", "bbbggg", "yyrr", "yyr"]
 ELEMENTAL = {"circle": 2, "triangle": 1, "square": 1}
 """Shapes 1 and 2 (a pair: 16), shapes 3 and 4 (one of two other pairs: 6
 each); shapes 5 and 6 were made regular molecules."""
@@ -46,6 +50,21 @@ def test_the_scoring_example(game):
     lengths = sorted((colour[(c[0][1] - 1, c[0][0] - 1)], len(c)) for c in scored.details["chains"])
     # 28 green 7; 6 red 3; 3 + 3 + 3 yellow 2s; 28 blue 7 and 6 blue 3
     assert lengths == [("b", 3), ("b", 7), ("g", 7), ("r", 3), ("y", 2), ("y", 2), ("y", 2)]
+    finds = sorted("".join(sorted({colour[(row - 1, col - 1)] for col, row in found}))
+                   for found in scored.details["chain_card"]["found"])
+    assert finds == ["b", "g", "y"]  # "twice horizontally with chains of different colors", once yellow
+
+
+@follows("synthesis.md", "Eligible molecules must be of the same color.", "The player must choose a single color.")
+def test_a_chain_card_is_found_only_in_one_colour(game):
+    """Twin Pairs on a red pair above a blue pair is no find: every molecule of a find is one colour (the
+    booklet said cells not joined "may be of other colours"). Two red pairs are one."""
+    card = game.cards.chains["twin-pairs"]
+    lay = game.cards.layouts[("A", "A")]
+    mixed = score(game.cards.rules, game.cards.points, lay, ["br", "br", "", "", "", ""], {}, Goals(chain_card=card))
+    assert {line.key: line.points for line in mixed.lines}["chain_card"] == 0
+    same = score(game.cards.rules, game.cards.points, lay, ["rr", "rr", "", "", "", ""], {}, Goals(chain_card=card))
+    assert {line.key: line.points for line in same.lines}["chain_card"] == 5
 
 
 def test_without_the_card_the_yellow_chains_would_be_linked(game):

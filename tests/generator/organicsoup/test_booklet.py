@@ -14,6 +14,7 @@ from engine.organicsoup.game import OrganicSoup
 from tests.engine.organicsoup.conftest import rulebook_files
 from engine.organicsoup.cards import parse
 from generator.booklet import load_hooks
+from tests.rulebook import follows
 
 FOLDER = Path(__file__).resolve().parents[3] / "templates" / "organicsoup"
 
@@ -85,7 +86,12 @@ def test_the_card_facts_in_the_booklet_are_the_cards(game):
     cards = game.cards
     size = lambda rid: sum(cards.recipe(rid).atoms)  # noqa: E731
     sizes = {level: sorted(size(r.id) for r in cards.level(level)) for level in ("simple", "complex", "amino")}
-    text = (FOLDER / "booklet.md").read_text("utf-8")
+    import types
+
+    from generator.booklet import fill
+
+    values = load_hooks(FOLDER, "organicsoup").set_values(types.SimpleNamespace(cards=cards, game=game))
+    text = fill((FOLDER / "booklet.md").read_text("utf-8"), "booklet.md", {k: str(v) for k, v in values.items()})
     # "Simple recipe cards | 20, up to 5 atoms", "Complex ... 6 to 12 atoms", "Amino/nucleic ... 10 to 24 atoms"
     assert sizes["simple"][-1] == 5 and "| 20, up to 5 atoms |" in text
     assert (sizes["complex"][0], sizes["complex"][-1]) == (6, 12) and "| 20, 6 to 12 atoms |" in text
@@ -96,3 +102,42 @@ def test_the_card_facts_in_the_booklet_are_the_cards(game):
     total = tuple(sum(cards.recipe(r).atoms[i] * k for r, k in parts.items()) for i in range(4))
     assert total == tuple(cards.recipe("glutamic-acid").atoms)
     assert "five Graphite, one Ammonia, three Hydrogen and two Oxygen molecules" in text
+
+
+class _Book:
+    """What a figure draws with, recording every printed face it asks for (no build needed)."""
+
+    def __init__(self, game):
+        from generator.booklet import FaceSvg
+
+        self.game, self.cards, self.asked = game, game.cards, []
+        self._face = FaceSvg('<svg viewBox="0 0 10 10"></svg>', (44.0, 63.0))
+
+    def face(self, component, piece="front", back=False):
+        self.asked.append(f"{component}/{piece}")
+        return self._face
+
+    def nest(self, face, x, y, w, h):
+        return f'<g transform="translate({x:.1f},{y:.1f})"/>'
+
+
+@follows("organic-soup.md", "If you do, you will tie with the first player in number of Nitrogen molecules, and "
+         "so you would take the recipe from him.",
+         "You react his Nitrogen molecule with one of your Oxygen molecules to form two Nitric Oxide molecules")
+def test_the_examples_pictures_are_the_engines_tables_before_and_after(book, game):
+    """Each example's picture draws a table the engine sets up, and the table the engine's ``apply``
+    makes of it (the figure functions check the move's outcome themselves)."""
+    b = _Book(game)
+    book.build_example(b)
+    assert b.asked.count("basic-recipes/nitrogen") == 2           # with Player 1 before, with you after
+    b = _Book(game)
+    book.reaction_example(b)
+    assert b.asked.count("simple-recipes/nitric-oxide") == 1      # in front of you after the reaction
+    # N2 molecules of two atoms: before, left 1 and right 2; after, right 2 and your two NO (one each)
+    assert b.asked.count("atoms/nitrogen") == (1 + 2) * 2 + 2 * 2 + 2
+    b = _Book(game)
+    book.life_example(b)
+    assert b.asked.count("amino-recipes/glutamic-acid") == 1 and b.asked.count("atoms/carbon") == 5 + 5
+    text = (FOLDER / "booklet.md").read_text("utf-8")
+    for name in ("build-example", "reaction-example", "life-example", "worked-example"):
+        assert f"](figure:{name})" in text

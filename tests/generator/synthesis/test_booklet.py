@@ -15,6 +15,7 @@ from engine.core import IllegalAction
 from tests.engine.synthesis.conftest import real_cards
 from engine.synthesis.game import Synthesis
 from generator.booklet import load_hooks
+from tests.rulebook import follows
 
 FOLDER = Path(__file__).resolve().parents[3] / "templates" / "synthesis"
 
@@ -34,8 +35,19 @@ def example(book, game):
     return book.example_state(game)
 
 
+def filled(name: str) -> str:
+    """A booklet file as the build prints it for the rulebook's set: its ``{set:...}`` values filled in."""
+    import types
+
+    from generator.booklet import fill
+
+    game = Synthesis(real_cards())
+    values = load_hooks(FOLDER, "synthesis").set_values(types.SimpleNamespace(cards=game.cards, game=game))
+    return fill((FOLDER / name).read_text("utf-8"), FOLDER / name, {k: str(v) for k, v in values.items()})
+
+
 def section(title: str) -> str:
-    text = (FOLDER / "booklet.md").read_text("utf-8")
+    text = filled("booklet.md")
     start = text.index(f"### {title}")
     end = text.find("\n## ", start)
     return text[start:end]
@@ -88,19 +100,23 @@ def test_what_the_prose_says_about_the_board_is_true(game, example):
         assert words in prose, words
 
 
-def test_the_twin_pairs_finds_are_where_the_prose_puts_them(game, example):
-    finds = game.result(example).scores[0].details["chain_card"]["found"]
-    # columns and rows of each find's four cells, as [column, row]
-    assert sorted(sorted(map(tuple, f)) for f in finds) == [
-        [(1, 1), (1, 2), (2, 1), (2, 2)],   # "the red pair in row 1 under the blue cells of row 2"
-        [(3, 2), (3, 3), (4, 2), (4, 3)],   # "the blue cells of row 2 under the green pair of row 3"
-        [(3, 4), (3, 5), (4, 4), (4, 5)],   # "the red pair of row 4 under the green cells of row 5"
-    ]
+@follows("synthesis.md", "Eligible molecules must be of the same color.", "The player must choose a single color.")
+def test_twin_pairs_is_not_found_where_the_pairs_side_by_side_are_two_colours(game, example):
+    """The booklet once counted Twin Pairs three times here, on pairs of two colours ("cells not joined
+    may be of other colours"), for 107 points; a find is one colour, so it is found nowhere: 92."""
+    assert game.result(example).scores[0].details["chain_card"]["found"] == []
+    assert game.result(example).scores[0].total == 92
     columns = game.rules.formula(example, 0).columns(example.seats[0])
     colour = lambda c, r: columns[c - 1][r - 1]  # noqa: E731
+    # "the red pair in row 1 under the blue cells of row 2, in columns 1 and 2"
     assert [colour(1, 1), colour(2, 1), colour(1, 2), colour(2, 2)] == ["r", "r", "b", "b"]
+    # "the red pair of row 4 between the green pairs of rows 3 and 5, in columns 3 and 4"
     assert [colour(3, 3), colour(4, 3), colour(3, 4), colour(4, 4), colour(3, 5), colour(4, 5)] == \
         ["g", "g", "r", "r", "g", "g"]
+    prose = section("Worked example")
+    assert "**Twin Pairs** is not found" in prose and "a find is all one colour" in prose
+    cards = section("Molecular Chain cards")
+    assert "may be of other colours" not in cards and "**one colour**" in cards
 
 
 def test_the_chain_card_table_is_the_cards(game):
@@ -120,13 +136,52 @@ def test_the_scoring_numbers_in_the_booklet_and_the_aid_are_the_card_sets(game):
     points = rules.chain_points
     lengths = sorted(points)
     for name, head in (("booklet.md", "| Chain length |"), ("player-aid.md", "| Chain |")):
-        text = (FOLDER / name).read_text("utf-8")
+        text = filled(name)
         rows = text[text.index(head):].splitlines()[:3]
         cells = [[c.strip() for c in r.split("|")[2:-1]] for r in (rows[0], rows[2])]
         assert [int(c.rstrip("+").split()[0]) for c in cells[0]] == lengths, name
         assert [int(c) for c in cells[1]] == [points[k] for k in lengths], name
-    text = (FOLDER / "booklet.md").read_text("utf-8")
+    text = filled("booklet.md")
     assert f"worth {rules.elemental_points.one} points; both of a pair, {rules.elemental_points.pair} points" in text
     assert f"and {rules.line_points} points at the end" in text
     triplet, first_shell = game.cards.chains["triplet"].row, game.cards.patterns["first-shell"].row
     assert f"at medium, Triplet needs {triplet.yellow} points and First Shell {first_shell.yellow}" in text
+
+
+@pytest.fixture(scope="module")
+def lessons(book):
+    return book._lessons()
+
+
+@follows("synthesis.md", "Players must remove a line from the drawn bond (no splitting of the bond allowed).",
+         "Players may move any line inside the drawn bond.")
+def test_the_mutation_pictures_draw_only_what_the_rules_allow(game, lessons):
+    """The booklet's picture of each mutation is drawn from the engine's shapes and checked against
+    the engine's ``variants`` as it is drawn: an inner line of a Chain left out (which splits it) is refused."""
+    import types
+
+    svg = lessons.mutations(types.SimpleNamespace(game=game))
+    for m in game.cards.mutations.values():
+        assert f">{m.name}</text>" in svg
+    chain = frozenset(game.cards.bonds["chain"].lines)
+    inner = next(e for e in chain if e not in lessons.removable(chain))
+    with pytest.raises(ValueError, match="the rules do not allow"):
+        lessons._checked(chain, chain - {inner}, "remove_line")
+
+
+@follows("synthesis.md", "New bonds must connect to previously added bonds or to the starting molecule (marked \"S\").",
+         "Determine the volume of the molecule by counting the number of edges of the hexagon that match the color "
+         "of your current marker (used for the last bond).")
+def test_the_pictures_of_a_bond_and_of_a_closed_hexagon_are_the_engines(game, lessons):
+    import types
+
+    book = types.SimpleNamespace(game=game)
+    drawn = lessons.drawing_a_bond(book)          # places found by the engine's legal(); asserts inside
+    assert drawn.count(">S</text>") == 3 and "Not allowed" in drawn
+    closed = lessons.closing_a_hexagon(book)      # the engine's Formula records the molecule
+    assert ">3</text>" in closed and "lowest free cell of column 3" in closed
+    shapes = lessons.bond_shapes(book)
+    assert all(f">{b.name}: {len(b.lines)} lines</text>" in shapes for b in game.cards.bonds.values())
+    text = (FOLDER / "booklet.md").read_text("utf-8")
+    for name in ("bond-shapes", "drawing-a-bond", "mutations", "closing-a-hexagon"):
+        assert f"](figure:{name})" in text

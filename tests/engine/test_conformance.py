@@ -29,13 +29,21 @@ def player_counts(game: Game) -> list[int]:
 
 
 def playout(game: Game, players: int, seed: int, every: int = 1, check_each=None):
-    """A random game to the end; returns the final state and the action log."""
+    """A random game to the end; returns the final state and the action log.
+
+    Random players may never end a game whose rules let it go on (a
+    Compounded table where nobody scores, now that a burnt compound can
+    cost points): one that offers an end by agreement is ended so after
+    ``MAX_STEPS`` (a bound of this test, as the arena's, not a rule); any
+    other game must end by its rules within it."""
     rng = random.Random(seed)
     state = game.setup(players, seed)
     log = []
-    for step in range(MAX_STEPS):
+    for step in range(MAX_STEPS + 1):
         if game.is_over(state):
             return state, log
+        if step == MAX_STEPS and game.ends_by_agreement:
+            return game.end_by_agreement(state), log
         movers = game.to_move(state)
         assert movers, "the game is not over, but nobody may act"
         seat = rng.choice(movers)

@@ -54,6 +54,10 @@ class Component(Model):
     sheet_with: str | None = None
     """Print on the sheets of that component (loose pieces sharing a page,
     e.g. a lone token beside the dice nets) instead of a file of its own."""
+    markers: int | None = Field(default=None, ge=0, le=42)
+    """A sheet made to be read from a photo (``labkit read``): the first of its
+    fiducial markers' ids, four for the front and four for the back
+    (``reader.fiducials``); unique across the games."""
 
     @field_validator("size")
     @classmethod

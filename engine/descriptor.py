@@ -73,6 +73,9 @@ class GameDescriptor:
     paper: tuple[PaperTool, ...] = ()
     companion: str | None = None
     """The module of its companion plugin, imported only by the companion."""
+    reader: str | None = None
+    """The module that reads a photo of its printed sheet (``reader/games/<game>``),
+    imported only by the reader (``labkit read``, the companion's paper pages)."""
     workloads: Callable[[Game], Mapping[str, Callable[[], object]]] | None = None
     """Extra figures for ``make bench``: name -> a function to time (pure), returning how many
     units it did (an ``int``: sheets, searches, games; ``None`` counts as one)."""

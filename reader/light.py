@@ -1,0 +1,200 @@
+"""Light and fit: the photo's light corrected from the paper's white, its
+small misfits (paper curl, a marker's corner a pixel off) corrected from
+the printed lines, and how sharp it is.
+
+* **White.** Where the blank face is light paper and no player writes
+  (outside every readable place), the photo divided by the blank face is
+  the light falling on the sheet, per colour channel: shadows, gradients
+  and the camera's white balance at once. It is averaged in blocks of
+  :data:`BLOCK_MM`, twice (the second time without pixels much darker
+  than the first mean: stray pencil), holes filled from their
+  neighbours, smoothed, and divided out.
+* **Fit.** Each readable place with a printed outline is matched against
+  the blank face within :data:`SEARCH_MM`; a smooth (cubic) displacement
+  fitted to those shifts, outliers dropped, moves the photo onto the face.
+* **Sharpness.** The contrast of the printed lines in the photo against
+  the blank face's, at the blank face's edges: 1 is as printed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from reader.page import Sheet
+
+BLOCK_MM = 3.0
+SEARCH_MM = 1.6
+BLURRED = 0.22
+"""Below this sharpness a sheet is refused as too blurred (tuned on the tuning photos, docs/design/reader.md)."""
+_OUTLINED = ("cell", "box", "space", "trash", "check", "points", "tool")
+
+
+def _gray(rgb: np.ndarray) -> np.ndarray:
+    return rgb @ np.array([0.299, 0.587, 0.114], np.float32)
+
+
+def writable(sheet: "Sheet", grow_mm: float = 1.2) -> np.ndarray:
+    """Where players write: every readable place's bounds, grown a little (bool, the sheet's window)."""
+    mask = np.zeros(sheet.photo.shape[:2], bool)
+    for m in sheet.face.read:
+        x0, y0, x1, y1 = m.bounds
+        mask[sheet.window(x0 - grow_mm, y0 - grow_mm, x1 + grow_mm, y1 + grow_mm)] = True
+    return mask
+
+
+def _block_mean(values: np.ndarray, weight: np.ndarray, block: int) -> tuple[np.ndarray, np.ndarray]:
+    import cv2
+
+    h, w = weight.shape
+    size = (max(1, w // block), max(1, h // block))
+    wsum = cv2.resize(weight, size, interpolation=cv2.INTER_AREA)
+    vsum = cv2.resize(values * weight[..., None], size, interpolation=cv2.INTER_AREA)
+    return vsum / np.maximum(wsum, 1e-6)[..., None], wsum
+
+
+def _fill(values: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """Holes (``known`` false) filled from their neighbours, by growing blurs."""
+    import cv2
+
+    out = values.copy()
+    have = known.astype(np.float32)
+    for sigma in (1, 2, 4, 8, 16, 32):
+        if have.min() > 0:
+            break
+        num = cv2.GaussianBlur(out * have[..., None], (0, 0), sigma)
+        den = cv2.GaussianBlur(have, (0, 0), sigma)
+        fill = (have == 0) & (den > 1e-3)
+        out[fill] = num[fill] / den[fill][..., None]
+        have = np.where(fill, 1.0, have).astype(np.float32)
+    if have.min() == 0:
+        out[have == 0] = np.median(out[have > 0], axis=0) if have.any() else 1.0
+    return out
+
+
+def illumination(sheet: "Sheet") -> np.ndarray:
+    """The light on the sheet, per pixel and channel (the photo of white paper)."""
+    import cv2
+
+    g_blank = _gray(sheet.blank)
+    paper = (g_blank > 0.8) & ~writable(sheet)
+    paper = cv2.erode(paper.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    ratio = sheet.photo / np.maximum(sheet.blank, 0.3)
+    block = max(4, int(round(BLOCK_MM * sheet.px)))
+    weight = paper.astype(np.float32)
+    mean, wsum = _block_mean(ratio, weight, block)
+    # again without what is much darker than the first pass: stray pencil, a finger
+    first = cv2.resize(mean, (ratio.shape[1], ratio.shape[0]), interpolation=cv2.INTER_LINEAR)
+    weight = weight * (_gray(ratio) > 0.8 * _gray(first))
+    mean, wsum = _block_mean(ratio, weight, block)
+    filled = _fill(mean.astype(np.float32), wsum > 0.25)
+    smooth = cv2.GaussianBlur(filled, (0, 0), 0.8)
+    return np.maximum(cv2.resize(smooth, (ratio.shape[1], ratio.shape[0]), interpolation=cv2.INTER_CUBIC), 0.02)
+
+
+def paper_white(sheet: "Sheet") -> float:
+    """How bright the paper is in the photo (0 black, 1 white), before correction."""
+    g_blank = _gray(sheet.blank)
+    paper = (g_blank > 0.8) & ~writable(sheet)
+    values = _gray(sheet.photo)[paper]
+    return float(np.percentile(values, 75)) if values.size else 0.0
+
+
+def correct(sheet: "Sheet") -> None:
+    sheet.photo = np.clip(sheet.photo / illumination(sheet), 0.0, 1.3).astype(np.float32)
+
+
+def _shift(sheet: "Sheet", x0: float, y0: float, x1: float, y1: float) -> tuple[float, float, float] | None:
+    """How far the photo's print of a window lies from the blank face's: ``(dx, dy, score)`` in pixels."""
+    import cv2
+
+    s = int(round(SEARCH_MM * sheet.px))
+    rows, cols = sheet.window(x0, y0, x1, y1)
+    if rows.stop - rows.start < 8 or cols.stop - cols.start < 8:
+        return None
+    h, w = sheet.photo.shape[:2]
+    if rows.start - s < 0 or cols.start - s < 0 or rows.stop + s > h or cols.stop + s > w:
+        return None
+    tpl = _gray(sheet.blank[rows, cols])
+    if tpl.std() < 0.05:
+        return None
+    area = _gray(sheet.photo[rows.start - s:rows.stop + s, cols.start - s:cols.stop + s])
+    res = cv2.matchTemplate(area.astype(np.float32), tpl.astype(np.float32), cv2.TM_CCOEFF_NORMED)
+    _, score, _, (bx, by) = cv2.minMaxLoc(res)
+    # sub-pixel: a parabola through the peak and its neighbours
+    def sub(a: float, b: float, c: float) -> float:
+        d = a - 2 * b + c
+        return 0.0 if abs(d) < 1e-9 else 0.5 * (a - c) / d
+    dx = bx - s + (sub(res[by, bx - 1], res[by, bx], res[by, bx + 1]) if 0 < bx < res.shape[1] - 1 else 0)
+    dy = by - s + (sub(res[by - 1, bx], res[by, bx], res[by + 1, bx]) if 0 < by < res.shape[0] - 1 else 0)
+    return float(dx), float(dy), float(score)
+
+
+def _terms(x: np.ndarray, y: np.ndarray, degree: int) -> np.ndarray:
+    return np.stack([x ** i * y ** j for i in range(degree + 1) for j in range(degree + 1 - i)], axis=-1)
+
+
+def align(sheet: "Sheet") -> None:
+    """Move the photo onto the blank face: a smooth displacement fitted to
+    the shifts of the outlined places (see the module doc)."""
+    import cv2
+
+    points, shifts = [], []
+    for m in sheet.face.read:
+        if m.kind not in _OUTLINED:
+            continue
+        x0, y0, x1, y1 = m.bounds
+        found = _shift(sheet, x0 - 0.8, y0 - 0.8, x1 + 0.8, y1 + 0.8)
+        if found is None or found[2] < 0.35:
+            continue
+        points.append(sheet.to_px(*m.centre))
+        shifts.append(found[:2])
+    if len(points) < 6:
+        return
+    h, w = sheet.photo.shape[:2]
+    p = np.array(points, np.float64) / np.array([w, h])
+    d = np.array(shifts, np.float64)
+    degree = 3 if len(points) >= 30 else 1
+    keep = np.ones(len(p), bool)
+    for _ in range(3):
+        A = _terms(p[keep, 0], p[keep, 1], degree)
+        coef, *_ = np.linalg.lstsq(A, d[keep], rcond=None)
+        resid = np.linalg.norm(_terms(p[:, 0], p[:, 1], degree) @ coef - d, axis=1)
+        keep = resid < max(1.5, 2.5 * float(np.median(resid[keep])))
+        if keep.sum() < 6:
+            return
+    # the field on a coarse grid, then spread to every pixel: it is smooth
+    gh, gw = max(2, h // 8), max(2, w // 8)
+    cy, cx = np.mgrid[0:gh, 0:gw].astype(np.float64)
+    coarse = (_terms((cx + 0.5) / gw, (cy + 0.5) / gh, degree) @ coef).astype(np.float32)
+    field = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_LINEAR)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    sheet.photo = cv2.remap(sheet.photo, xs + field[..., 0], ys + field[..., 1], cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE)
+
+
+def sharpness(sheet: "Sheet") -> float:
+    """The photo's edge contrast at the blank face's printed edges, against the blank's (1: as printed)."""
+    import cv2
+
+    g_photo, g_blank = _gray(sheet.photo), _gray(sheet.blank)
+
+    def grad(g: np.ndarray) -> np.ndarray:
+        return np.hypot(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
+
+    gb = grad(g_blank)
+    edges = gb > np.percentile(gb, 98)
+    if not edges.any():
+        return 1.0
+    return float(np.median(grad(g_photo)[edges]) / max(float(np.median(gb[edges])), 1e-6))
+
+
+def blurred_photo(gray: np.ndarray) -> bool:
+    """A whole photo with hardly any sharp edge (before any sheet is found)."""
+    import cv2
+
+    scale = 800 / max(gray.shape)
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
+    return float(cv2.Laplacian(small, cv2.CV_32F).var()) < 12.0

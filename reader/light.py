@@ -9,9 +9,11 @@ the printed lines, and how sharp it is.
   :data:`BLOCK_MM`, twice (the second time without pixels much darker
   than the first mean: stray pencil), holes filled from their
   neighbours, smoothed, and divided out.
-* **Fit.** Each readable place with a printed outline is matched against
-  the blank face within :data:`SEARCH_MM`; a smooth (cubic) displacement
-  fitted to those shifts, outliers dropped, moves the photo onto the face.
+* **Fit.** Regions of :data:`TILE_MM` are matched against the blank face
+  within :data:`COARSE_MM` (the paper's bow), then each readable place with
+  a printed outline within :data:`SEARCH_MM`; each time a smooth (cubic)
+  displacement fitted to the shifts, outliers dropped, moves the photo
+  onto the face.
 * **Sharpness.** The contrast of the printed lines in the photo against
   the blank face's, at the blank face's edges: 1 is as printed.
 """
@@ -26,7 +28,9 @@ if TYPE_CHECKING:
     from reader.page import Sheet
 
 BLOCK_MM = 3.0
-SEARCH_MM = 1.6
+SEARCH_MM = 1.2
+COARSE_MM = 5.0
+TILE_MM = 30.0
 BLURRED = 0.22
 """Below this sharpness a sheet is refused as too blurred (tuned on the tuning photos, docs/design/reader.md)."""
 _OUTLINED = ("cell", "box", "space", "trash", "check", "points", "tool")
@@ -106,11 +110,12 @@ def correct(sheet: "Sheet") -> None:
     sheet.photo = np.clip(sheet.photo / illumination(sheet), 0.0, 1.3).astype(np.float32)
 
 
-def _shift(sheet: "Sheet", x0: float, y0: float, x1: float, y1: float) -> tuple[float, float, float] | None:
+def _shift(sheet: "Sheet", x0: float, y0: float, x1: float, y1: float, search_mm: float
+           ) -> tuple[float, float, float] | None:
     """How far the photo's print of a window lies from the blank face's: ``(dx, dy, score)`` in pixels."""
     import cv2
 
-    s = int(round(SEARCH_MM * sheet.px))
+    s = int(round(search_mm * sheet.px))
     rows, cols = sheet.window(x0, y0, x1, y1)
     if rows.stop - rows.start < 8 or cols.stop - cols.start < 8:
         return None
@@ -141,15 +146,26 @@ def align(sheet: "Sheet") -> None:
     the shifts of the outlined places (see the module doc)."""
     import cv2
 
+    h, w = sheet.photo.shape[:2]
+    tile = TILE_MM
+    x0, y0 = sheet.origin
+    x1, y1 = x0 + w / sheet.px, y0 + h / sheet.px
+    tiles = [(x, y, min(x + tile, x1), min(y + tile, y1)) for x in np.arange(x0, x1 - tile / 3, tile)
+             for y in np.arange(y0, y1 - tile / 3, tile)]
+    _pass(sheet, tiles, COARSE_MM)     # the paper's bow, a few mm: whole regions, searched widely
+    boxes = [m.bounds for m in sheet.face.read if m.kind in _OUTLINED]
+    _pass(sheet, [(a - 0.8, b - 0.8, c + 0.8, d + 0.8) for a, b, c, d in boxes], SEARCH_MM)
+
+
+def _pass(sheet: "Sheet", windows: list[tuple[float, float, float, float]], search_mm: float) -> None:
+    import cv2
+
     points, shifts = [], []
-    for m in sheet.face.read:
-        if m.kind not in _OUTLINED:
-            continue
-        x0, y0, x1, y1 = m.bounds
-        found = _shift(sheet, x0 - 0.8, y0 - 0.8, x1 + 0.8, y1 + 0.8)
+    for x0, y0, x1, y1 in windows:
+        found = _shift(sheet, x0, y0, x1, y1, search_mm)
         if found is None or found[2] < 0.35:
             continue
-        points.append(sheet.to_px(*m.centre))
+        points.append(sheet.to_px((x0 + x1) / 2, (y0 + y1) / 2))
         shifts.append(found[:2])
     if len(points) < 6:
         return
@@ -188,7 +204,9 @@ def sharpness(sheet: "Sheet") -> float:
     edges = gb > np.percentile(gb, 98)
     if not edges.any():
         return 1.0
-    return float(np.median(grad(g_photo)[edges]) / max(float(np.median(gb[edges])), 1e-6))
+    # the photo's strongest edge near each printed one: a pixel or two off is no blur
+    near = cv2.dilate(grad(g_photo), np.ones((5, 5), np.uint8))
+    return float(np.median(near[edges]) / max(float(np.median(gb[edges])), 1e-6))
 
 
 def blurred_photo(gray: np.ndarray) -> bool:

@@ -26,6 +26,8 @@ PRINTED = 0.78
 """Blank-face pixels darker than this are the print's own, not a player's."""
 INKED = 0.16
 """Darker than the print by this much: a pixel a player inked."""
+DIP = 0.8
+"""Two strokes side by side are two when the ink between them falls below this share of the fainter."""
 
 
 def gray(rgb: np.ndarray) -> np.ndarray:
@@ -121,9 +123,11 @@ def _by_hue(hsv: np.ndarray, coloured: np.ndarray, palette: Sequence[Colour]) ->
 
 # --- strokes across a line ------------------------------------------------------------------
 def strokes(sheet: "Sheet", line: tuple[float, float, float, float], span_mm: float = 2.4,
-            at: Sequence[float] = (0.3, 0.5, 0.7)) -> tuple[int, float, list[int]]:
+            at: Sequence[float] = (0.3, 0.5, 0.7)) -> tuple[int, float, list[int], float]:
     """How many strokes run along a short line (the gap between two spaces),
-    counted across it at a few places: ``(count, confidence, choices)``."""
+    counted across it at a few places: ``(count, confidence, choices, width)``,
+    ``width`` the widest stroke's width (mm, at half its darkness): two strokes
+    drawn too close for the photo to part them look like one wide one."""
     import cv2
 
     x1, y1, x2, y2 = line
@@ -135,7 +139,7 @@ def strokes(sheet: "Sheet", line: tuple[float, float, float, float], span_mm: fl
     b = gray(sheet.blank)
     dark = np.clip(b - g, 0, 1)
     dark[b < PRINTED] = 0
-    counts, peaks_all = [], []
+    counts, peaks_all, widths = [], [], []
     for t in at:
         cx, cy = x1 + ux * length * t, y1 + uy * length * t
         offs = np.linspace(-span_mm, span_mm, n)
@@ -147,6 +151,7 @@ def strokes(sheet: "Sheet", line: tuple[float, float, float, float], span_mm: fl
         found = _peaks(prof, min_gap=max(2, int(0.45 * px)))
         counts.append(len(found))
         peaks_all.append(prof)
+        widths += [_width(prof, i) / px for i in found]
     values, freq = np.unique(counts, return_counts=True)
     order = np.argsort(-freq)
     count = int(values[order[0]])
@@ -155,7 +160,20 @@ def strokes(sheet: "Sheet", line: tuple[float, float, float, float], span_mm: fl
     clear = min(1.0, best / 0.25) if count else min(1.0, (0.12 - best) / 0.06 + 0.5) if best < 0.12 else 0.4
     choices = [count] + [int(v) for v in values[order[1:]]]
     choices += [k for k in (count + 1, count - 1) if 0 <= k <= 3 and k not in choices]
-    return min(count, 3), float(min(agree, max(clear, 0.0))), [min(c, 3) for c in choices]
+    width = float(np.median(widths)) if widths else 0.0
+    return min(count, 3), float(min(agree, max(clear, 0.0))), [min(c, 3) for c in choices], width
+
+
+def _width(prof: np.ndarray, i: int) -> float:
+    """A peak's width at half its height, in samples."""
+    half = prof[i] / 2
+    a = i
+    while a > 0 and prof[a - 1] > half:
+        a -= 1
+    b = i
+    while b < len(prof) - 1 and prof[b + 1] > half:
+        b += 1
+    return float(b - a + 1)
 
 
 def _peaks(prof: np.ndarray, min_gap: int) -> list[int]:
@@ -169,7 +187,7 @@ def _peaks(prof: np.ndarray, min_gap: int) -> list[int]:
     for i in sorted(idx, key=lambda k: -prof[k]):
         if all(abs(i - j) >= min_gap for j in kept):
             # a separate stroke only if the profile dips well between it and its kept neighbours
-            if all(prof[min(i, j):max(i, j) + 1].min() < 0.6 * min(prof[i], prof[j]) for j in kept):
+            if all(prof[min(i, j):max(i, j) + 1].min() < DIP * min(prof[i], prof[j]) for j in kept):
                 kept.append(i)
     return sorted(kept)
 

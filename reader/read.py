@@ -31,6 +31,8 @@ class GameReader:
     """``read(sheet, play, hint)``: the marks and the paper format; ``play`` the rules bound to the card set."""
     data: Callable[[Reading, list[Read], Any], dict[str, Any]]
     """``data(reading, reads, play)``: the paper format from marks' values (after a player fixed some)."""
+    words: Callable[[Read, Any], str] = lambda read, value: "empty" if value is None else str(value)
+    """A mark's value in a player's words (``red``, ``double bond``), for the phone."""
     fill: str | None = None
     """The module that fills the sheet by hand for the photo set (``bench/photos``): its
     ``finished(play, seed)`` plays a game to the end and gives a seat's sheet in the paper
@@ -89,6 +91,9 @@ def read(game: str, photo: bytes | np.ndarray, *, cardset: Any = None, hint: dic
         reading.notes.append(f"the sheet's code could not be read; read as {gr.piece_words} "
                              f"{str(hint.get('piece', '-')).upper()}")
     reading.picture, reading.picture_mm = picture(located)
+    reading.places = {f"{m.kind} {m.name}": next((k, v) for k, v in (("box", m.box), ("circle", m.circle),
+                                                                      ("line", m.line)) if v is not None)
+                      for m in located.face.read}
     reading.seconds = time.process_time() - started
     return reading
 

@@ -69,6 +69,9 @@ class Reading:
     """The rectified part of the sheet as a JPEG, for the phone to draw the reading over."""
     picture_mm: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
     """Where the picture lies on the face: x, y, w, h in mm."""
+    places: dict[str, tuple[str, tuple[float, ...]]] = field(default_factory=dict)
+    """Where each mark is on the face, by ``"kind name"``: ``("box", (x, y, w, h))``,
+    ``("circle", (cx, cy, r))`` or ``("line", (x1, y1, x2, y2))``, in mm."""
 
     @property
     def unsure(self) -> list[Read]:

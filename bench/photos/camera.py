@@ -185,4 +185,4 @@ def _cut(corners: np.ndarray, rng, sheet_mm: tuple[float, float], keep, size) ->
         if len(moved) and ((moved < 3).any() or (moved[:, 0] > W - 3).any() or (moved[:, 1] > H - 3).any()):
             break
         best = shift
-    return corners + best
+    return (corners + best).astype(np.float32)

@@ -13,6 +13,7 @@ marks than spaces open.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,8 @@ BURNED = "x"
 BURN_SHARE = 0.42
 """A space this much inked is filled in: burned."""
 SURE_LETTER, SURE_BOND, SURE_MARK = 0.85, 0.7, 0.7
+WIDE = 1.6
+"""A bond's strokes this much wider than the sheet's single strokes: perhaps two drawn close."""
 
 
 def _space(sheet: Sheet, m) -> Read:
@@ -60,11 +63,12 @@ def _box(sheet: Sheet, m, threshold: float) -> tuple[bool, float, np.ndarray]:
 def read(sheet: Sheet, play: Any, hint: dict[str, Any]) -> Reading:
     face = sheet.face
     spaces = {m.name: _space(sheet, m) for m in face.of("space")}
-    bonds = {}
+    bonds, widths = {}, {}
     for m in face.of("bond"):
-        count, conf, choices = marks.strokes(sheet, m.line)
+        count, conf, choices, widths[m.name] = marks.strokes(sheet, m.line)
         bonds[m.name] = Read("bond", m.name, count, conf, tuple(dict.fromkeys(choices)), SURE_BOND,
                              label=f"Bond {m.name.replace(' ', '–')}")
+    _wide(bonds, widths)
     _check_bonds(spaces, bonds)
     trash = []
     for m in sorted(face.of("trash"), key=lambda m: int(m.name)):
@@ -120,6 +124,19 @@ def to_data(reading: Reading, reads: list[Read], play: Any) -> dict[str, Any]:
     }
 
 
+def _wide(bonds: dict[str, Read], widths: dict[str, float]) -> None:
+    """A bond whose strokes look much wider than this hand's single strokes may be
+    two (or three) drawn close: asked about, the next order offered first."""
+    singles = [widths[k] for k, r in bonds.items() if r.value == 1 and widths[k] > 0]
+    if len(singles) < 3:
+        return
+    usual = float(np.median(singles))
+    for k, r in bonds.items():
+        if r.value and r.value < 3 and widths[k] > WIDE * usual:
+            bonds[k] = replace(r, confidence=min(r.confidence, 0.5),
+                               choices=tuple(dict.fromkeys((r.value, r.value + 1, *r.choices))))
+
+
 def _check_bonds(spaces: dict[str, Read], bonds: dict[str, Read]) -> None:
     """Bonds to a space with no element, and elements with more bonds than they take: asked about."""
     used: dict[str, int] = {}
@@ -153,4 +170,22 @@ def _in_order(reads: list[Read], why: str, filled=lambda r: r.value is not None)
     return out
 
 
-READER = GameReader(read=read, data=to_data, fill="reader.games.labnotes.fill")
+BOND_WORDS = {0: "no bond", 1: "single bond", 2: "double bond", 3: "triple bond"}
+
+
+def words(read_: Read, value: Any) -> str:
+    """A mark's value as a player says it."""
+    if read_.kind == "bond":
+        return BOND_WORDS.get(value, str(value))
+    if read_.kind in ("check", "tool"):
+        return "marked" if value else "blank"
+    if value is None:
+        return "empty"
+    if value == BURNED:
+        return "burned"
+    if read_.kind == "points":
+        return f"{value} points"
+    return f"{value} ({ELEMENT_NAMES.get(value, value)})"
+
+
+READER = GameReader(read=read, data=to_data, words=words, fill="reader.games.labnotes.fill")

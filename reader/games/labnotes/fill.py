@@ -109,7 +109,7 @@ def _bond(page, hand, rng, px, line, order: int) -> None:
     length = float(np.hypot(*d))
     u = d / length
     n = np.array([-u[1], u[0]])
-    gap = rng.uniform(0.7, 1.3) * px
+    gap = rng.uniform(0.9, 1.6) * px
     centre = rng.normal(0, 0.25 * px)
     segments = []
     for k in range(order):

@@ -80,5 +80,9 @@ def to_data(reading: Reading, reads: list[Read], play: Any) -> dict[str, Any]:
     return data
 
 
-READER = GameReader(read=read, data=to_data, piece_matters=True, piece_words="board",
+def words(read_: Read, value: Any) -> str:
+    return {"r": "red", "y": "yellow", "g": "green", "b": "blue"}.get(value, "empty") if value else "empty"
+
+
+READER = GameReader(read=read, data=to_data, words=words, piece_matters=True, piece_words="board",
                     fill="reader.games.synthesis.fill")

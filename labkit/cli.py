@@ -322,7 +322,7 @@ def _readable() -> list[str]:
 @click.argument("game", type=click.Choice(_readable()))
 @click.argument("photo", type=click.Path(path_type=Path))
 @click.option("--piece", "piece", default=None,
-              help="The piece the sheet is (a Synthesis board's letter), used when its code cannot be read.")
+              help="Which piece the sheet is (a board's letter), used when its code cannot be read.")
 @click.option("--data", "data_dir", type=click.Path(path_type=Path), help="The card set played with (default: the game's own).")
 @click.option("--out", "out", type=click.Path(path_type=Path),
               help="Write the sheet, as read, in the game's paper format (to score with `labkit score`).")

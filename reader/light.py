@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 
 BLOCK_MM = 3.0
 SEARCH_MM = 1.2
-COARSE_MM = 5.0
-TILE_MM = 30.0
+COARSE_MM = 4.0
+TILE_MM = 24.0
 BLURRED = 0.22
 """Below this sharpness a sheet is refused as too blurred (tuned on the tuning photos, docs/design/reader.md)."""
 _OUTLINED = ("cell", "box", "space", "trash", "check", "points", "tool")
@@ -110,26 +110,24 @@ def correct(sheet: "Sheet") -> None:
     sheet.photo = np.clip(sheet.photo / illumination(sheet), 0.0, 1.3).astype(np.float32)
 
 
-def _shift(sheet: "Sheet", x0: float, y0: float, x1: float, y1: float, search_mm: float
+def _shift(sheet: "Sheet", padded: np.ndarray, x0: float, y0: float, x1: float, y1: float, search_mm: float
            ) -> tuple[float, float, float] | None:
-    """How far the photo's print of a window lies from the blank face's: ``(dx, dy, score)`` in pixels."""
+    """How far the photo's print of a window lies from the blank face's: ``(dx, dy, score)`` in pixels.
+    ``padded``: the photo's grey, padded by the search on every side."""
     import cv2
 
     s = int(round(search_mm * sheet.px))
     rows, cols = sheet.window(x0, y0, x1, y1)
     if rows.stop - rows.start < 8 or cols.stop - cols.start < 8:
         return None
-    h, w = sheet.photo.shape[:2]
-    if rows.start - s < 0 or cols.start - s < 0 or rows.stop + s > h or cols.stop + s > w:
-        return None
     tpl = _gray(sheet.blank[rows, cols])
     if tpl.std() < 0.05:
         return None
-    area = _gray(sheet.photo[rows.start - s:rows.stop + s, cols.start - s:cols.stop + s])
-    res = cv2.matchTemplate(area.astype(np.float32), tpl.astype(np.float32), cv2.TM_CCOEFF_NORMED)
+    area = padded[rows.start:rows.stop + 2 * s, cols.start:cols.stop + 2 * s]
+    res = cv2.matchTemplate(area, tpl.astype(np.float32), cv2.TM_CCOEFF_NORMED)
     _, score, _, (bx, by) = cv2.minMaxLoc(res)
-    # sub-pixel: a parabola through the peak and its neighbours
-    def sub(a: float, b: float, c: float) -> float:
+
+    def sub(a: float, b: float, c: float) -> float:   # a parabola through the peak and its neighbours
         d = a - 2 * b + c
         return 0.0 if abs(d) < 1e-9 else 0.5 * (a - c) / d
     dx = bx - s + (sub(res[by, bx - 1], res[by, bx], res[by, bx + 1]) if 0 < bx < res.shape[1] - 1 else 0)
@@ -160,10 +158,12 @@ def align(sheet: "Sheet") -> None:
 def _pass(sheet: "Sheet", windows: list[tuple[float, float, float, float]], search_mm: float) -> None:
     import cv2
 
+    s = int(round(search_mm * sheet.px))
+    padded = cv2.copyMakeBorder(_gray(sheet.photo).astype(np.float32), s, s, s, s, cv2.BORDER_REPLICATE)
     points, shifts = [], []
     for x0, y0, x1, y1 in windows:
-        found = _shift(sheet, x0, y0, x1, y1, search_mm)
-        if found is None or found[2] < 0.35:
+        found = _shift(sheet, padded, x0, y0, x1, y1, search_mm)
+        if found is None or found[2] < 0.3:
             continue
         points.append(sheet.to_px((x0 + x1) / 2, (y0 + y1) / 2))
         shifts.append(found[:2])

@@ -1,6 +1,6 @@
 """The small QR code on a readable sheet: it names the game, the component,
 the piece, its side and the paper it was printed on, as
-``LABKIT/SYNTHESIS/BOARDS/C/A/A4`` (QR's alphanumeric mode: capitals,
+``LABKIT/MYGAME/BOARDS/C/A/A4`` (QR's alphanumeric mode: capitals,
 digits and ``/-``; version 2, medium error correction, so every code of
 every sheet has the same 25 modules and fits the same printed square).
 
@@ -9,14 +9,14 @@ drawing for A4 and Letter); each PDF stamps its own paper in
 (:func:`with_paper`). The reader decodes it from the rectified sheet,
 where it knows the code's square to the millimetre.
 
->>> code = SheetCode.parse("LABKIT/SYNTHESIS/BOARDS/C/A/A4")
+>>> code = SheetCode.parse("LABKIT/MYGAME/BOARDS/C/A/A4")
 >>> code.game, code.piece, code.side, code.paper
-('synthesis', 'c', 'A', 'a4')
->>> SheetCode.parse("LABKIT/LABNOTES/NOTE-SHEETS/-/-/ANY").text
-'LABKIT/LABNOTES/NOTE-SHEETS/-/-/ANY'
->>> with_paper("LABKIT/LABNOTES/NOTE-SHEETS/-/-/ANY", "letter")
-'LABKIT/LABNOTES/NOTE-SHEETS/-/-/LETTER'
->>> len(modules("LABKIT/SYNTHESIS/BOARDS/C/A/ANY"))
+('mygame', 'c', 'A', 'a4')
+>>> SheetCode.parse("LABKIT/MYGAME/SHEETS/-/-/ANY").text
+'LABKIT/MYGAME/SHEETS/-/-/ANY'
+>>> with_paper("LABKIT/MYGAME/SHEETS/-/-/ANY", "letter")
+'LABKIT/MYGAME/SHEETS/-/-/LETTER'
+>>> len(modules("LABKIT/MYGAME/BOARDS/C/A/ANY"))
 25
 """
 

@@ -130,7 +130,7 @@ def photograph(sheet: np.ndarray, px_per_mm: float, rng: np.random.Generator, ki
     W, H = size
     h, w = sheet.shape[:2]
     paper = sheet * (1 + 0.02 * cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 2)[..., None])
-    curl = rng.uniform(0.015, 0.03) if kind == "curl" else rng.uniform(0.0, 0.004)
+    curl = rng.uniform(0.01, 0.02) if kind == "curl" else rng.uniform(0.0, 0.004)
     if curl > 0.001:
         paper = _curl(paper, rng, curl)
     corners = _corners(rng, kind, (w, h), size)

@@ -28,8 +28,8 @@ from reader.reading import Read, Reading, doubt
 ELEMENTS = "HONC"
 POINTS = "631"
 BURNED = "x"
-BURN_SHARE = 0.42
-"""A space this much inked is filled in: burned."""
+BURN_SHARE = 0.6
+"""A space this much inked is filled in: burned (a letter, even a heavy one, covers under a third)."""
 SURE_LETTER, SURE_BOND, SURE_MARK = 0.85, 0.7, 0.7
 WIDE = 1.6
 """A bond's strokes this much wider than the sheet's single strokes: perhaps two drawn close."""
@@ -42,20 +42,20 @@ def _space(sheet: Sheet, m) -> Read:
     dark = np.where(mask, dark, 0)
     share = marks.coverage(dark, mask)
     if share >= BURN_SHARE:
-        conf = min(1.0, 0.6 + (share - BURN_SHARE) * 4)
+        conf = min(1.0, 0.5 + (share - BURN_SHARE) * 3)
         best, _, ranked = marks.letter(dark, ELEMENTS)
         return Read("space", m.name, BURNED, conf, (BURNED, *ranked), SURE_LETTER, label=f"Space {m.name}")
     best, conf, ranked = marks.letter(dark, ELEMENTS)
     if best is None:
         return Read("space", m.name, None, 1.0 - min(0.5, share * 10), (None, *ELEMENTS), SURE_LETTER,
                     label=f"Space {m.name}")
-    if share > 0.3:   # nearly filled: burned, or a heavy letter
+    if share > 0.4:   # half filled: burned, or a heavy letter
         conf = min(conf, 0.5)
     return Read("space", m.name, best, conf, (*ranked, BURNED, None), SURE_LETTER, label=f"Space {m.name}")
 
 
 def _box(sheet: Sheet, m, threshold: float) -> tuple[bool, float, np.ndarray]:
-    dark = marks.ink(sheet, *marks.inside(m, 0.35))
+    dark = marks.ink(sheet, *marks.inside(m, 0.5), grow_px=2)
     share = marks.coverage(dark)
     return share >= threshold, min(1.0, abs(share - threshold) / threshold + 0.4), dark
 

@@ -73,9 +73,9 @@ class Found:
         return float(np.mean([np.hypot(*(c[i] - c[(i + 1) % 4])) for i in range(4)]))
 
 
-def detect(gray: np.ndarray, longest: int = 1600) -> list[Found]:
+def detect(gray: np.ndarray, longest: int = 1400) -> list[Found]:
     """Every marker of the dictionary in a grey photo. The search runs on a
-    copy at most ``longest`` pixels on its long side (a 12 MP photo costs
+    copy at most ``longest`` pixels on its long side (a marker is still 30 px or more) (a 12 MP photo costs
     no more than a small one), and the corners are then refined on the
     full photo."""
     import cv2
@@ -84,8 +84,9 @@ def detect(gray: np.ndarray, longest: int = 1600) -> list[Found]:
     small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    params.adaptiveThreshWinSizeMax = 53
-    params.adaptiveThreshWinSizeStep = 8
+    params.adaptiveThreshWinSizeMin = 5
+    params.adaptiveThreshWinSizeMax = 45
+    params.adaptiveThreshWinSizeStep = 10
     corners, ids, _ = cv2.aruco.ArucoDetector(dictionary(), params).detectMarkers(small)
     if ids is None:
         return []

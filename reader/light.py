@@ -195,7 +195,7 @@ def sharpness(sheet: "Sheet") -> float:
     """The photo's edge contrast at the blank face's printed edges, against the blank's (1: as printed)."""
     import cv2
 
-    g_photo, g_blank = _gray(sheet.photo), _gray(sheet.blank)
+    g_photo, g_blank = sheet.gray("photo"), sheet.gray("blank")
 
     def grad(g: np.ndarray) -> np.ndarray:
         return np.hypot(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))

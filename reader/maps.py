@@ -171,7 +171,7 @@ def _manifest(game: str) -> Any:
     return load(registry.find(game)).manifest
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=6)
 def _blank(svg: str, px_per_mm: float) -> np.ndarray:
     from reportlab.graphics import renderPDF
 

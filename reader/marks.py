@@ -39,8 +39,8 @@ def ink(sheet: "Sheet", x0: float, y0: float, x1: float, y1: float, grow_px: int
     import cv2
 
     win = sheet.window(x0, y0, x1, y1)
-    b = gray(sheet.blank[win])
-    dark = np.clip(b - gray(sheet.photo[win]), 0, 1)
+    b = sheet.gray("blank")[win]
+    dark = np.clip(b - sheet.gray("photo")[win], 0, 1)
     printed = (b < PRINTED).astype(np.uint8)
     if grow_px:
         printed = cv2.dilate(printed, np.ones((2 * grow_px + 1, 2 * grow_px + 1), np.uint8))
@@ -135,10 +135,7 @@ def strokes(sheet: "Sheet", line: tuple[float, float, float, float], span_mm: fl
     ux, uy = (x2 - x1) / length, (y2 - y1) / length
     px = sheet.px
     n = int(round(2 * span_mm * px)) + 1
-    g = gray(sheet.photo)
-    b = gray(sheet.blank)
-    dark = np.clip(b - g, 0, 1)
-    dark[b < PRINTED] = 0
+    dark = sheet.gray("dark")
     counts, peaks_all, widths = [], [], []
     for t in at:
         cx, cy = x1 + ux * length * t, y1 + uy * length * t

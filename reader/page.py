@@ -55,6 +55,23 @@ class Sheet:
     sharpness: float = 1.0
     notes: list[str] = field(default_factory=list)
 
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    def measured(self) -> None:
+        """The photo is final (corrected and aligned): what every measure reads is worked out once."""
+        from reader.marks import PRINTED, gray
+
+        self._cache = {"photo": gray(self.photo), "blank": gray(self.blank)}
+        dark = np.clip(self._cache["blank"] - self._cache["photo"], 0, 1)
+        dark[self._cache["blank"] < PRINTED] = 0
+        self._cache["dark"] = dark
+
+    def gray(self, which: str) -> np.ndarray:
+        """``photo`` or ``blank`` in grey, or ``dark``: what the player added, the print left out."""
+        if not self._cache:
+            self.measured()
+        return self._cache[which]
+
     def to_px(self, x: float, y: float) -> tuple[float, float]:
         return (x - self.origin[0]) * self.px, (y - self.origin[1]) * self.px
 
@@ -206,6 +223,7 @@ def rectify(image: np.ndarray, H: np.ndarray, face: FaceMap, code: SheetCode | N
                       "(or with the flash), without your shadow on the sheet.")
     light.correct(sheet)
     light.align(sheet)
+    sheet.measured()
     sheet.sharpness = light.sharpness(sheet)
     if sheet.sharpness < light.BLURRED:
         raise Refused("too-blurred", "The photo is too blurred to read the sheet: hold the phone still, tap the "

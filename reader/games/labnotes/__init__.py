@@ -31,6 +31,8 @@ BURNED = "x"
 BURN_SHARE = 0.6
 """A space this much inked is filled in: burned (a letter, even a heavy one, covers under a third)."""
 SURE_LETTER, SURE_BOND, SURE_MARK = 0.85, 0.7, 0.7
+CLEAR_LETTER = 0.97
+"""A letter read this surely: when its bonds are too many, the bonds are asked about too."""
 WIDE = 1.6
 """A bond's strokes this much wider than the sheet's single strokes: perhaps two drawn close."""
 
@@ -155,10 +157,14 @@ def _check_bonds(spaces: dict[str, Read], bonds: dict[str, Read]) -> None:
         e = spaces[s].value
         if e in VALENCE and n > VALENCE[e]:
             why = f"{ELEMENT_NAMES[e]} takes {VALENCE[e]} bond{'s' if VALENCE[e] > 1 else ''}, {n} are read at {s}"
-            spaces[s] = doubt(spaces[s], why)
-            for name in bonds:
-                if s in name.split() and bonds[name].value:
-                    bonds[name] = doubt(bonds[name], why)
+            # the letter is asked about, the ones that take that many bonds offered first; its
+            # bonds too when the letter is clear (then a stroke too many is likelier)
+            fits = [c for c in spaces[s].choices if c in VALENCE and VALENCE[c] >= n]
+            spaces[s] = doubt(replace(spaces[s], choices=tuple(dict.fromkeys((*fits, *spaces[s].choices)))), why)
+            if spaces[s].confidence >= CLEAR_LETTER:
+                for name in bonds:
+                    if s in name.split() and bonds[name].value:
+                        bonds[name] = doubt(bonds[name], why)
 
 
 def _in_order(reads: list[Read], why: str, filled=lambda r: r.value is not None) -> list[Read]:

@@ -73,11 +73,12 @@ def _hatch(page: np.ndarray, rng, px: float, box, colour, tip_mm: float, alpha: 
     o = 2 * px
     step = tip_mm * px * rng.uniform(0.55, 0.9)
     pts = []
-    yy = o - over + tip_mm * px * 0.3
+    yy = o - over + tip_mm * px * 0.5
     left = True
-    while yy < o + h * cover + over:
-        xa = o - over + rng.normal(0, 0.2 * px)
-        xb = o + w + over + rng.normal(0, 0.2 * px)
+    cap = tip_mm * px / 2   # the tip's round end reaches past where the stroke turns
+    while yy < o + h * cover + over - cap:
+        xa = o - over + cap + rng.normal(0, 0.2 * px)
+        xb = o + w + over - cap + rng.normal(0, 0.2 * px)
         pts.append((xa, yy) if left else (xb, yy))
         pts.append((xb, yy + step * 0.5) if left else (xa, yy + step * 0.5))
         left = not left

@@ -372,7 +372,10 @@ def read_photo(game: str, photo: Path, piece: str | None, data_dir: Path | None,
             report = tool.run(cs.play, reading.data)
         except InvalidState as exc:
             _fail("as read, the sheet breaks the rules (check the marks above):\n" + str(exc))
-        console.print(f"{report.title}" + (" (before the marks above are checked)" if unsure else ""), highlight=False)
+        total = report.data.get("total") if isinstance(report.data, dict) else None
+        console.print(f"{report.title}" + (f": {total} points" if total is not None and "points" not in report.title
+                                            else "") + (" (before the marks above are checked)" if unsure else ""),
+                      highlight=False)
 
 
 def _levels(ctx, param, value: str) -> list[str]:

@@ -194,12 +194,19 @@ def letter(dark: np.ndarray, allowed: str) -> tuple[str | None, float, list[str]
     """The classifier's reading of the ink in a place, among ``allowed``
     characters: ``(best, confidence, choices)``; ``(None, 1, [])`` when
     there is no ink to read."""
+    import cv2
+
     vec = letters.features(dark)
     if vec is None:
         return None, 1.0, []
-    probs = letters.classify(vec[None, :])[0]
+    # the same ink a little bolder, finer and softer too: the answers averaged are surer
+    # where the letter is clear, and less sure where a pen's width tips it (tuning photos)
+    kernel = np.ones((2, 2), np.uint8)
+    variants = [vec] + [v for v in (letters.features(cv2.dilate(dark, kernel)), letters.features(cv2.erode(dark, kernel)),
+                                    letters.features(cv2.GaussianBlur(dark, (0, 0), 0.8))) if v is not None]
     idx = [letters.CLASSES.index(c) for c in allowed]
-    p = probs[idx] / max(float(probs[idx].sum()), 1e-9)
+    probs = letters.classify(np.stack(variants))[:, idx]
+    p = (probs / np.maximum(probs.sum(axis=1, keepdims=True), 1e-9)).mean(axis=0)
     order = np.argsort(-p)
     ranked = [allowed[i] for i in order]
     return ranked[0], float(p[order[0]]), ranked

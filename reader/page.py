@@ -239,14 +239,7 @@ def locate(image: np.ndarray, game: str, kinds: dict[int, tuple[SheetKind, int, 
     import cv2
 
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    found = fiducials.detect(gray)
-    if not found:
-        if _dark(gray):
-            raise Refused("too-dark", "The photo is too dark to find the sheet: take it again in better light "
-                          "(or with the flash).")
-        if light.blurred_photo(gray):
-            raise Refused("too-blurred", "The photo is too blurred to find the sheet's corner markers: hold the "
-                          "phone still, tap the sheet on the screen to focus, and take it again.")
+    found = [f for f in fiducials.detect(gray) if f.marker in kinds]   # a printed sheet's, not a stray square
     sizes = {}
 
     def corners_mm(kind: SheetKind, side: int, marker: int) -> np.ndarray:
@@ -255,7 +248,17 @@ def locate(image: np.ndarray, game: str, kinds: dict[int, tuple[SheetKind, int, 
             sizes[key] = face_of(kind, side, None, False)
         return sizes[key].marker_points(marker)
 
-    kind, side, H, used = choose(found, kinds, game, corners_mm)
+    try:
+        kind, side, H, used = choose(found, kinds, game, corners_mm)
+    except Refused as exc:
+        # no sheet found: say why, if the photo shows why
+        if exc.reason == "no-markers" and _dark(gray):
+            raise Refused("too-dark", "The photo is too dark to find the sheet: take it again in better light "
+                          "(or with the flash).") from None
+        if exc.reason == "no-markers" and light.blurred_photo(gray):
+            raise Refused("too-blurred", "The photo is too blurred to find the sheet's corner markers: hold the "
+                          "phone still, tap the sheet on the screen to focus, and take it again.") from None
+        raise
     code = read_code(image, H, sizes[(kind.game, kind.component, side)].code)
     face = face_of(kind, side, code, True)
     cut = in_frame(image, H, face.read)

@@ -28,9 +28,11 @@ from reader.reading import Read, Reading, doubt
 ELEMENTS = "HONC"
 POINTS = "631"
 BURNED = "x"
+MIN_LETTER = 0.02
+"""Less ink than this share of a space, or ink under a third of its width across, is no letter."""
 BURN_SHARE = 0.6
 """A space this much inked is filled in: burned (a letter, even a heavy one, covers under a third)."""
-SURE_LETTER, SURE_BOND, SURE_MARK = 0.85, 0.7, 0.7
+SURE_LETTER, SURE_BOND, SURE_MARK = 0.9, 0.7, 0.7
 CLEAR_LETTER = 0.97
 """A letter read this surely: when its bonds are too many, the bonds are asked about too."""
 WIDE = 1.6
@@ -47,7 +49,11 @@ def _space(sheet: Sheet, m) -> Read:
         conf = min(1.0, 0.5 + (share - BURN_SHARE) * 3)
         best, _, ranked = marks.letter(dark, ELEMENTS)
         return Read("space", m.name, BURNED, conf, (BURNED, *ranked), SURE_LETTER, label=f"Space {m.name}")
-    best, conf, ranked = marks.letter(dark, ELEMENTS)
+    inked = dark > marks.INKED
+    rows, cols = np.nonzero(inked)
+    tall = max(np.ptp(rows), np.ptp(cols)) / max(1, dark.shape[0]) if len(rows) else 0.0
+    # a letter fills a good part of its circle; a bond's stroke end reaching in does not
+    best, conf, ranked = marks.letter(dark, ELEMENTS) if share >= MIN_LETTER and tall >= 0.3 else (None, 1.0, [])
     if best is None:
         return Read("space", m.name, None, 1.0 - min(0.5, share * 10), (None, *ELEMENTS), SURE_LETTER,
                     label=f"Space {m.name}")

@@ -196,6 +196,11 @@ def sharpness(sheet: "Sheet") -> float:
     import cv2
 
     g_photo, g_blank = sheet.gray("photo"), sheet.gray("blank")
+    if sheet.native < sheet.px * 0.9:
+        # judged at the photo's own resolution: a small photo warped up is not a blurred one
+        f = sheet.native / sheet.px
+        g_photo = cv2.resize(g_photo, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+        g_blank = cv2.resize(g_blank, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
 
     def grad(g: np.ndarray) -> np.ndarray:
         return np.hypot(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))

@@ -53,6 +53,8 @@ class Sheet:
     homography: np.ndarray = field(default_factory=lambda: np.eye(3))
     """Face mm to photo pixels."""
     sharpness: float = 1.0
+    native: float = PX_PER_MM
+    """The photo's own pixels a mm on the sheet (the rectified page may have more)."""
     notes: list[str] = field(default_factory=list)
 
     _cache: dict = field(default_factory=dict, repr=False)
@@ -217,6 +219,7 @@ def rectify(image: np.ndarray, H: np.ndarray, face: FaceMap, code: SheetCode | N
     photo = cv2.cvtColor(warped, cv2.COLOR_BGR2RGB).astype(np.float32) / 255.0
     blank_f = template.astype(np.float32) / 255.0
     sheet = Sheet(face, code, photo, blank_f, (x0, y0), px, H)
+    sheet.native = _scale(H, (x0 + x1) / 2, (y0 + y1) / 2)
     white = light.paper_white(sheet)
     if white < 0.16:
         raise Refused("too-dark", "The photo is too dark to read the sheet: take it again in better light "
@@ -229,6 +232,15 @@ def rectify(image: np.ndarray, H: np.ndarray, face: FaceMap, code: SheetCode | N
         raise Refused("too-blurred", "The photo is too blurred to read the sheet: hold the phone still, tap the "
                       "sheet on the screen to focus, and take it again.")
     return sheet
+
+
+def _scale(H: np.ndarray, x: float, y: float) -> float:
+    """The photo's pixels a mm at a point of the face (the side of a projected 1 mm square)."""
+    import cv2
+
+    pts = cv2.perspectiveTransform(np.array([[[x, y]], [[x + 1, y]], [[x, y + 1]]], np.float64), H).reshape(3, 2)
+    a, b = pts[1] - pts[0], pts[2] - pts[0]
+    return float(np.sqrt(abs(a[0] * b[1] - a[1] * b[0])))
 
 
 def locate(image: np.ndarray, game: str, kinds: dict[int, tuple[SheetKind, int, int]],

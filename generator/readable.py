@@ -6,7 +6,10 @@ marks every place the reader looks at with ``data-read`` and ``data-name``
 attributes (:func:`readable`): a cell, a box, a space, the line of a bond.
 The map of a face is read back from its SVG (:func:`face_map`), so the
 printed page and the reader's map have one source, the template; the
-build writes the maps of a PDF's pages beside it (:func:`pdf_map`).
+build writes the maps of a PDF's pages beside it (:func:`pdf_map`). A PDF
+draws the code naming its paper over the face's white square
+(:func:`without_code`, :func:`draw_code`): the face itself is one drawing
+for every paper.
 
 >>> svg = '<svg><rect data-read="cell" data-name="1:1" x="2" y="3" width="4" height="5"/></svg>'
 >>> face_map(svg)["marks"]
@@ -75,13 +78,45 @@ def sheet_code(game: str, component: str, piece: str, side: str, x: float, y: fl
     return Markup(code_square(sheetcode.payload(game, component, piece, side), x, y, size))
 
 
-def with_paper(svg: str, paper: str) -> str:
-    """A face's SVG with its code naming ``paper`` (a face without one is returned as it is)."""
-    def stamp(m: re.Match) -> str:
+def without_code(svg: str) -> str:
+    """A face's SVG with its code's square left white (its place and text kept on the map): the
+    PDF draws the code over it, naming the paper (:func:`draw_code`), so that one drawing of the
+    face serves every paper."""
+    def blank(m: re.Match) -> str:
         x, y, size, _ = (float(v) for v in m.group(2).split())
-        return code_square(sheetcode.with_paper(m.group(1), paper), x, y, size)
+        return (f'<g data-read="code" data-name="{m.group(1)}" data-box="{m.group(2)}"><rect x="{_num(x)}" '
+                f'y="{_num(y)}" width="{_num(size)}" height="{_num(size)}" fill="#ffffff"/></g>')
 
-    return _CODE.sub(stamp, svg)
+    return _CODE.sub(blank, svg)
+
+
+def code_of(svg: str) -> tuple[str, tuple[float, float, float]] | None:
+    """A face's code text and square (``x, y, size`` in mm), if it has one."""
+    m = _CODE.search(svg)
+    if m is None:
+        return None
+    x, y, size, _ = (float(v) for v in m.group(2).split())
+    return m.group(1), (x, y, size)
+
+
+def draw_code(canvas, text: str, square: tuple[float, float, float], face_h: float) -> None:
+    """The code ``text`` on a reportlab canvas whose origin is the face's bottom left (points),
+    in its square (mm from the face's top left)."""
+    from generator.geometry import pt
+
+    x, y, size = square
+    rows = sheetcode.modules(text)
+    cell = size / (len(rows) + 2 * sheetcode.QUIET)
+    q = sheetcode.QUIET * cell
+    canvas.saveState()
+    canvas.setFillColorRGB(1, 1, 1)
+    canvas.rect(pt(x), pt(face_h - y - size), pt(size), pt(size), stroke=0, fill=1)
+    canvas.setFillColorRGB(0, 0, 0)
+    for r, row in enumerate(rows):
+        for m in re.finditer("1+", row):
+            canvas.rect(pt(x + q + m.start() * cell), pt(face_h - y - q - (r + 1) * cell), pt(len(m.group()) * cell),
+                        pt(cell), stroke=0, fill=1)
+    canvas.restoreState()
 
 
 def is_readable(svg: str) -> bool:
@@ -138,7 +173,11 @@ def pdf_map(pdf_name: str, paper: str, page: tuple[float, float], pages: list[li
         for face, slot in placed:
             if face is None or not is_readable(face.svg):
                 continue
-            faces.setdefault(face.name, face_map(face.svg))
+            if face.name not in faces:
+                faces[face.name] = face_map(face.svg)
+                for mark in faces[face.name]["marks"]:
+                    if mark["kind"] == "code":
+                        mark["name"] = sheetcode.with_paper(mark["name"], paper)
             t = slot.trim
             pieces.append({"face": face.name, "trim": [round(t.x, 3), round(page[1] - t.y - t.h, 3), t.w, t.h],
                            "rotation": slot.rotation})

@@ -13,11 +13,12 @@ from generator import booklet as booklets
 from generator import components as comp
 from generator import readable
 from generator.files import digest_key
-from generator.geometry import PAPERS
+from generator.geometry import PAPERS, pt
 from generator.impose import gang, layout, pack, tiles
 from generator.manifest import Component
 from generator.pdf import Face, Piece, SheetPdf, write_calibration, write_pieces, write_tiles
 from generator.printable import Printable, Rendered
+from reader.sheetcode import with_paper
 
 if TYPE_CHECKING:
     from generator.build import BuildOptions
@@ -112,18 +113,47 @@ def jobs(printable: Printable, rendered: Rendered, booklet: booklets.Booklet, op
 
 
 def _with_paper(pieces: list[Piece], paper: str) -> list[Piece]:
-    """Pieces whose faces carry a sheet code, each code naming ``paper``
-    (a face is drawn once for every paper: generator/readable.py)."""
-    stamped: dict[str, Face] = {}
+    """Pieces whose faces carry a sheet code, the code's square left white: the PDF draws
+    the code naming ``paper`` over it (:func:`_place_codes`), so A4 and Letter share one
+    drawing of the face (generator/readable.py). ``paper`` is in the job's key."""
+    blanked: dict[str, Face] = {}
 
     def face(f: Face | None) -> Face | None:
         if f is None or not readable.is_readable(f.svg):
             return f
-        if f.digest not in stamped:
-            stamped[f.digest] = Face(f.name, readable.with_paper(f.svg, paper))
-        return stamped[f.digest]
+        if f.digest not in blanked:
+            blanked[f.digest] = Face(f.name, readable.without_code(f.svg))
+        return blanked[f.digest]
 
     return [replace(p, front=face(p.front), back=face(p.back)) for p in pieces]
+
+
+def _place_codes(pdf: SheetPdf, paper: str) -> None:
+    """After each readable face is placed, its code naming ``paper`` is drawn in its square."""
+    place = pdf.place
+
+    def place_and_code(face: Face, slot, where: str) -> None:
+        place(face, slot, where)
+        code = readable.code_of(face.svg)
+        if code is None:
+            return
+        text, square = code
+        outer, c = slot.outer, pdf.canvas
+        c.saveState()
+        # as SheetPdf.place turns the face, then from its drawing's corner to its trim's
+        if slot.rotation == 0:
+            c.translate(pt(outer.x), pt(outer.y))
+        elif slot.rotation == 90:
+            c.translate(pt(outer.x2), pt(outer.y))
+            c.rotate(90)
+        else:
+            c.translate(pt(outer.x), pt(outer.y2))
+            c.rotate(-90)
+        c.translate(pt(slot.bleed), pt(slot.bleed))
+        readable.draw_code(c, with_paper(text, paper), square, slot.trim.h if slot.rotation == 0 else slot.trim.w)
+        c.restoreState()
+
+    pdf.place = place_and_code   # type: ignore[method-assign]
 
 
 def map_path(target: Path) -> Path:
@@ -214,6 +244,7 @@ def write(job: Job, options: "BuildOptions") -> int:
             for piece in job.pieces:
                 write_tiles(pdf, piece, tiling, job.caption)
             return pdf.stats.pages
+        _place_codes(pdf, job.paper)
         write_pieces(pdf, job.pieces, _lay(job, options), backs=job.duplex, back_offset=options.back_offset,
                      caption=job.caption)
         _write_map(job, _lay(job, options), options.back_offset)

@@ -166,15 +166,20 @@ def photograph(sheet: np.ndarray, px_per_mm: float, rng: np.random.Generator, ki
 
 
 def _cut(corners: np.ndarray, rng, sheet_mm: tuple[float, float], keep, size) -> np.ndarray:
-    """The sheet moved so that one corner (and its marker) leaves the frame, the ``keep`` boxes still in it."""
+    """The sheet moved so that one corner leaves the frame (with what is printed there), the
+    ``keep`` boxes, and the other corners' 12 mm, still in it."""
     import cv2
 
     W, H = size
-    src = np.float32([[0, 0], [sheet_mm[0], 0], [sheet_mm[0], sheet_mm[1]], [0, sheet_mm[1]]])
+    w, h = sheet_mm
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     M = cv2.getPerspectiveTransform(src, corners)
-    pts = np.array([[x, y] for x0, y0, x1, y1 in keep for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))], np.float32)
-    inside = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), M).reshape(-1, 2) if len(pts) else np.zeros((0, 2))
     k = int(rng.integers(4))
+    others = [(x, y, x + 12, y + 12) for i, (x, y) in enumerate(((0, 0), (w - 12, 0), (w - 12, h - 12), (0, h - 12)))
+              if i != k]
+    pts = np.array([[x, y] for x0, y0, x1, y1 in [*keep, *others] for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1))],
+                   np.float32)
+    inside = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), M).reshape(-1, 2) if len(pts) else np.zeros((0, 2))
     corner = corners[k]
     target = np.array([0 if corner[0] < W / 2 else W, 0 if corner[1] < H / 2 else H], np.float32)
     push = target - corner

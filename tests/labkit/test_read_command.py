@@ -14,7 +14,7 @@ from tests.reader.conftest import fonts_or_skip, held_out
 
 def test_a_photo_is_read_and_kept_in_the_paper_format(tmp_path):
     fonts_or_skip()
-    s = held_out("synthesis", 3, "white")
+    s = held_out("synthesis", 0, "white", size=(3000, 2250))   # the board's code read: a phone's resolution
     photo, out = tmp_path / "board.jpg", tmp_path / "board.json"
     photo.write_bytes(s.shot.jpeg)
     result = CliRunner().invoke(main, ["read", "synthesis", str(photo), "--out", str(out)])

@@ -65,7 +65,7 @@ def test_a_cut_off_sheet_says_so():
 
 def test_a_photo_of_another_games_sheet_says_which():
     fonts_or_skip()
-    s = held_out("synthesis", 1, "perspective")
+    s = held_out("synthesis", 0, "perspective")
     refused = _refused("labnotes", s.shot.jpeg)
     assert refused.reason == "wrong-game"
     assert "Synthesis" in str(refused) and "Lab Notes" in str(refused)

@@ -19,7 +19,7 @@ URL = "/labnotes/sheet/photo"
 
 def test_a_photo_fills_the_sheet_in_and_scores_it(phones: Any) -> None:
     fonts_or_skip()
-    s = held_out("labnotes", 3, "gradient")
+    s = held_out("labnotes", 0, "gradient")
     phone = phones()
     phone.get("/labnotes/sheet")
     response = phone.post(URL, {"photo": (io.BytesIO(s.shot.jpeg), "sheet.jpg"), "player": "Ada"}, htmx=False,
@@ -52,7 +52,7 @@ def test_a_fix_posted_without_the_script_is_applied(phones: Any) -> None:
 
 def test_a_photo_of_another_games_sheet_says_so(phones: Any) -> None:
     fonts_or_skip()
-    s = held_out("synthesis", 1, "perspective")
+    s = held_out("synthesis", 0, "perspective")
     phone = phones()
     phone.get("/labnotes/sheet")
     response = phone.post(URL, {"photo": (io.BytesIO(s.shot.jpeg), "board.jpg")}, htmx=False,

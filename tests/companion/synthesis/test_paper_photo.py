@@ -22,7 +22,7 @@ def _post(phone: Any, photo: bytes, **fields: str) -> Any:
 
 def test_a_photo_fills_the_board_in_and_scores_it(phones: Any) -> None:
     fonts_or_skip()
-    s = held_out("synthesis", 2, "shadow")
+    s = held_out("synthesis", 0, "shadow", size=(3000, 2250))   # the board's code read: a phone's resolution
     phone = phones()
     phone.get("/synthesis/board")
     response = _post(phone, s.shot.jpeg, board="A")

@@ -13,7 +13,7 @@ held-out part writes with them).
 >>> import numpy as np
 >>> hand = random_hand(np.random.default_rng(1), held_out=False, fonts=False)
 >>> alpha = glyph("H", hand, np.random.default_rng(2), px_per_mm=8, height_mm=6)
->>> alpha.dtype, 0.0 <= float(alpha.min()) and float(alpha.max()) <= 1.0, alpha.max() > 0.5
+>>> alpha.dtype, 0.0 <= float(alpha.min()) and float(alpha.max()) <= 1.0, float(alpha.max()) > 0.5
 (dtype('float32'), True, True)
 """
 

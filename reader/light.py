@@ -27,12 +27,13 @@ import numpy as np
 if TYPE_CHECKING:
     from reader.page import Sheet
 
-BLOCK_MM = 3.0
+BLOCK_MM = 2.5
 SEARCH_MM = 1.2
 COARSE_MM = 4.0
 TILE_MM = 24.0
-BLURRED = 0.22
-"""Below this sharpness a sheet is refused as too blurred (tuned on the tuning photos, docs/design/reader.md)."""
+BLURRED = 0.12
+"""Below this sharpness a sheet is refused as too blurred: the blurred tuning photos that read
+well lie above 0.3 at their own resolution, and a photo with no printed edge left below 0.1."""
 _OUTLINED = ("cell", "box", "space", "trash", "check", "points", "tool")
 
 
@@ -41,12 +42,23 @@ def _gray(rgb: np.ndarray) -> np.ndarray:
 
 
 def writable(sheet: "Sheet", grow_mm: float = 1.2) -> np.ndarray:
-    """Where players write: every readable place's bounds, grown a little (bool, the sheet's window)."""
-    mask = np.zeros(sheet.photo.shape[:2], bool)
+    """Where players write: every readable place (a box, a circle, a bond's strokes along its
+    line), grown a little (bool, the sheet's window). The paper between is the light's witness."""
+    import cv2
+
+    mask = np.zeros(sheet.photo.shape[:2], np.uint8)
+    px = sheet.px
     for m in sheet.face.read:
-        x0, y0, x1, y1 = m.bounds
-        mask[sheet.window(x0 - grow_mm, y0 - grow_mm, x1 + grow_mm, y1 + grow_mm)] = True
-    return mask
+        if m.circle is not None:
+            cx, cy = sheet.to_px(m.circle[0], m.circle[1])
+            cv2.circle(mask, (int(round(cx)), int(round(cy))), int(round((m.circle[2] + grow_mm) * px)), 1, -1)
+        elif m.line is not None:
+            a, b = sheet.to_px(*m.line[:2]), sheet.to_px(*m.line[2:])
+            cv2.line(mask, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 1, int(round((3.0 + 2 * grow_mm) * px)))
+        else:
+            x0, y0, x1, y1 = m.bounds
+            mask[sheet.window(x0 - grow_mm, y0 - grow_mm, x1 + grow_mm, y1 + grow_mm)] = 1
+    return mask.astype(bool)
 
 
 def _block_mean(values: np.ndarray, weight: np.ndarray, block: int) -> tuple[np.ndarray, np.ndarray]:

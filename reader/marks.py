@@ -86,7 +86,9 @@ def colour(sheet: "Sheet", mark: Mark, palette: Sequence[Colour], inset_mm: floa
         return None, 0.0, [None]
     hsv = cv2.cvtColor(rgb.astype(np.float32), cv2.COLOR_RGB2HSV)
     sat, val = hsv[..., 1], hsv[..., 2]
-    strength = np.maximum(sat * val, 1 - val)   # colour, or darkness (a dark blue marker)
+    # colour; or darkness with some colour in it (a dark blue marker), never grey alone (a shade
+    # the light's correction left, a pencil's smudge)
+    strength = np.maximum(sat * val, np.where(sat > 0.25, 1 - val, 0))
     coloured = strength > 0.2
     share = float(coloured.mean())
     if share < 0.04:

@@ -91,7 +91,7 @@ def train(n_per_class: int = 12000, out: Path = letters.WEIGHTS, hidden: tuple[i
     X, y = dataset(n_per_class, held_out=False, seed=seed)
     Xh, yh = dataset(max(5, n_per_class // 10), held_out=True, seed=seed + 1)
     mean, scale = X.mean(axis=0), X.std(axis=0) + 1e-3
-    model = MLPClassifier(hidden_layer_sizes=hidden, alpha=3e-4, batch_size=min(256, len(y)), learning_rate_init=2e-3,
+    model = MLPClassifier(hidden_layer_sizes=hidden, alpha=3e-4, batch_size=min(256, int(len(y) * 0.9)), learning_rate_init=2e-3,
                           max_iter=80, early_stopping=True, n_iter_no_change=6, random_state=seed)
     model.fit((X - mean) / scale, y)
     arrays = {"mean": mean.astype(np.float32), "scale": scale.astype(np.float32),

@@ -86,10 +86,10 @@ def colour(sheet: "Sheet", mark: Mark, palette: Sequence[Colour], inset_mm: floa
         return None, 0.0, [None]
     hsv = cv2.cvtColor(rgb.astype(np.float32), cv2.COLOR_RGB2HSV)
     sat, val = hsv[..., 1], hsv[..., 2]
-    # colour; or darkness with some colour in it (a dark blue marker), never grey alone (a shade
-    # the light's correction left, a pencil's smudge)
-    strength = np.maximum(sat * val, np.where(sat > 0.25, 1 - val, 0))
-    coloured = strength > 0.2
+    # colour (a coloured pencil's light grain has a little), or darkness with colour in it (a
+    # dark blue marker); never grey alone (a shade the light's correction left, a smudge)
+    chroma = sat * val
+    coloured = (chroma > 0.1) | ((1 - val > 0.25) & (sat > 0.25))
     share = float(coloured.mean())
     if share < 0.04:
         return None, min(1.0, 0.75 + (0.04 - share) * 6), [None, *(_by_hue(hsv, coloured, palette)[:1])]

@@ -3,6 +3,7 @@
 #   make test    install what the tests need and run them
 #   make serve   start the table companion
 #   make bench   print the benchmark figures
+#   make reader-model   train the photo reader's letter classifier (reader/letters.npz)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -18,8 +19,23 @@ VENDORED := $(HTMX) $(VENDOR)/sse.min.js $(VENDOR)/idiomorph-ext.min.js
 # Chromium for browser tests, poppler-utils for pdffonts, and jemalloc, which
 # the companion starts with when it is there (a worker's memory stays flat).
 SERVE_DEBS := libjemalloc2=/usr/lib/*/libjemalloc.so.2
-TEST_DEBS  := chromium=chromium poppler-utils=pdffonts $(SERVE_DEBS)
-.PHONY: print test serve bench clean venv debs serve-debs previews assets
+# Handwriting fonts for the photo reader (reader/pen.py): those the letter
+# classifier trains on, and those kept aside that only the held-out photos
+# (tests, make bench) write with.
+FONT_DIR := /usr/share/fonts
+READER_TRAIN_DEBS := fonts-bwht=$(FONT_DIR)/opentype/bwht/BecauseWeBuild-Regular.otf \
+  fonts-comic-neue=$(FONT_DIR)/opentype/comic-neue/ComicNeue-Regular.otf \
+  fonts-dkg-handwriting=$(FONT_DIR)/truetype/fifthhorseman/dkg.ttf \
+  fonts-rufscript=$(FONT_DIR)/truetype/rufscript/Rufscript010.ttf \
+  fonts-kaushanscript=$(FONT_DIR)/opentype/kaushanscript/KaushanScript-Regular.otf \
+  fonts-klee=$(FONT_DIR)/truetype/klee/KleeOne-Regular.ttf \
+  fonts-kristi=$(FONT_DIR)/truetype/kristi/Kristi.ttf \
+  fonts-dancingscript=$(FONT_DIR)/opentype/dancingscript/DancingScript-Regular.otf
+READER_HELD_OUT_DEBS := fonts-sjfonts=$(FONT_DIR)/truetype/sjfonts/SteveHand.ttf \
+  fonts-humor-sans=$(FONT_DIR)/truetype/humor-sans/Humor-Sans.ttf \
+  fonts-breip=$(FONT_DIR)/truetype/breip/Breip.ttf
+TEST_DEBS  := chromium=chromium poppler-utils=pdffonts $(SERVE_DEBS) $(READER_TRAIN_DEBS) $(READER_HELD_OUT_DEBS)
+.PHONY: print test serve bench clean venv debs serve-debs previews assets reader-model reader-debs
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "labkit needs Python 3.11 or newer"'
@@ -73,6 +89,16 @@ debs:
 serve-debs:
 	$(call install_debs,$(SERVE_DEBS))
 
+reader-debs:
+	$(call install_debs,$(READER_TRAIN_DEBS) $(READER_HELD_OUT_DEBS))
+
+# The reader's letter classifier, trained on synthetic handwriting; its
+# weights (reader/letters.npz) are committed, so nothing is trained or
+# fetched at run time. The same command gives the same weights.
+reader-model: $(RUN_STAMP) reader-debs
+	$(BIN)/python -m pip install -q -e '.[train]'
+	$(BIN)/python -m reader.train
+
 print: $(RUN_STAMP) assets
 	$(BIN)/labkit build
 
@@ -82,7 +108,7 @@ test: $(TEST_STAMP) assets debs
 serve: $(RUN_STAMP) assets serve-debs
 	$(BIN)/labkit serve
 
-bench: $(TEST_STAMP) assets
+bench: $(TEST_STAMP) assets reader-debs
 	$(BIN)/python -m bench
 
 # The README's pictures: the real PDFs rendered by PDFium (each game's

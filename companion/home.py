@@ -46,6 +46,11 @@ def allow_uploads(app: Any) -> None:
 
     @app.before_request
     def _larger_bodies() -> Any:
+        # A view that takes a larger body says how large (a paper page's photo: ``max_body``).
+        larger = getattr(app.view_functions.get(request.endpoint or ""), "max_body", None)
+        if larger:
+            request.max_content_length = request.max_form_memory_size = int(larger)
+            return None
         if request.endpoint != "home.create":
             return None
         limit = MAX_ZIP_BYTES + UPLOAD_SLACK

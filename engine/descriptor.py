@@ -78,6 +78,9 @@ class GameDescriptor:
     (or its role alone): which the rules read, which are text only, which are
     a rule in words the rules do not read (``labkit validate`` says, and
     refuses a changed rule in words). Docs: ``docs/authoring.md``."""
+    reader: str | None = None
+    """The module that reads a photo of its printed sheet (``reader/games/<game>``),
+    imported only by the reader (``labkit read``, the companion's paper pages)."""
     workloads: Callable[[Game], Mapping[str, Callable[[], object]]] | None = None
     """Extra figures for ``make bench``: name -> a function to time (pure), returning how many
     units it did (an ``int``: sheets, searches, games; ``None`` counts as one)."""

@@ -19,6 +19,7 @@ from engine import molecules
 from engine.chem import ELEMENTS, element
 from generator import fonts
 from generator.fitting import MIN_SIZE_MM, fit_line, textbox, wrap
+from generator.readable import fiducial, readable, sheet_code
 
 
 def n(x: float) -> str:
@@ -189,6 +190,10 @@ GLOBALS = {
     "max": max,
     "repeat": repeat,
     "die_net": die_net,
+    # sheets made to be read from a photo (generator/readable.py)
+    "fiducial": fiducial,
+    "sheet_code": sheet_code,
+    "readable": readable,
 }
 
 FILTERS = {"n": n}

@@ -70,6 +70,10 @@ class Component(Model):
     outline does; dice nets are always cut so."""
     tts_bag: str | None = None
     """On a virtual table the pieces start in a bag of this name (drawn blind)."""
+    markers: int | None = Field(default=None, ge=0, le=42)
+    """A sheet made to be read from a photo (``labkit read``): the first of its
+    fiducial markers' ids, four for the front and four for the back
+    (``reader.fiducials``); unique across the games."""
 
     @field_validator("size")
     @classmethod

@@ -4,18 +4,21 @@ many pages each has, and writing one."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import booklet as booklets
 from generator import components as comp
+from generator import readable
 from generator.files import digest_key
-from generator.geometry import PAPERS
+from generator.geometry import PAPERS, pt
 from generator.impose import gang, layout, pack, tiles
 from generator.manifest import Component
-from generator.pdf import Piece, SheetPdf, write_calibration, write_pieces, write_tiles
+from generator.pdf import Face, Piece, SheetPdf, write_calibration, write_pieces, write_tiles
 from generator.printable import Printable, Rendered
+from reader.sheetcode import with_paper
 
 if TYPE_CHECKING:
     from generator.build import BuildOptions
@@ -81,8 +84,8 @@ def jobs(printable: Printable, rendered: Rendered, booklet: booklets.Booklet, op
             for style in comp.style_for(component):
                 if (component.id, style) not in rendered:
                     continue
-                pieces = (rendered[(component.id, style)] + mates.get(component.id, [])
-                          + [p for c in ganged for p in rendered.get((c.id, style), [])])
+                pieces = _with_paper(rendered[(component.id, style)] + mates.get(component.id, [])
+                                     + [p for c in ganged for p in rendered.get((c.id, style), [])], paper)
                 duplex = component.duplex and options.backs and style != "loose"
                 tail = "-bleed" if style == "bleed" else ""
                 target = game_out / paper / f"{game}-{paper}-{component.id}{tail}{suffix}.pdf"
@@ -107,6 +110,73 @@ def jobs(printable: Printable, rendered: Rendered, booklet: booklets.Booklet, op
                         digest_key(code, paper, "calibration"), "Duplex test page: measures --back-offset",
                         contents="test page"))
     return jobs
+
+
+def _with_paper(pieces: list[Piece], paper: str) -> list[Piece]:
+    """Pieces whose faces carry a sheet code, the code's square left white: the PDF draws
+    the code naming ``paper`` over it (:func:`_place_codes`), so A4 and Letter share one
+    drawing of the face (generator/readable.py). ``paper`` is in the job's key."""
+    blanked: dict[str, Face] = {}
+
+    def face(f: Face | None) -> Face | None:
+        if f is None or not readable.is_readable(f.svg):
+            return f
+        if f.digest not in blanked:
+            blanked[f.digest] = Face(f.name, readable.without_code(f.svg))
+        return blanked[f.digest]
+
+    return [replace(p, front=face(p.front), back=face(p.back)) for p in pieces]
+
+
+def _place_codes(pdf: SheetPdf, paper: str) -> None:
+    """After each readable face is placed, its code naming ``paper`` is drawn in its square."""
+    place = pdf.place
+
+    def place_and_code(face: Face, slot, where: str) -> None:
+        place(face, slot, where)
+        code = readable.code_of(face.svg)
+        if code is None:
+            return
+        text, square = code
+        outer, c = slot.outer, pdf.canvas
+        c.saveState()
+        # as SheetPdf.place turns the face, then from its drawing's corner to its trim's
+        if slot.rotation == 0:
+            c.translate(pt(outer.x), pt(outer.y))
+        elif slot.rotation == 90:
+            c.translate(pt(outer.x2), pt(outer.y))
+            c.rotate(90)
+        else:
+            c.translate(pt(outer.x), pt(outer.y2))
+            c.rotate(-90)
+        c.translate(pt(slot.bleed), pt(slot.bleed))
+        readable.draw_code(c, with_paper(text, paper), square, slot.trim.h if slot.rotation == 0 else slot.trim.w)
+        c.restoreState()
+
+    pdf.place = place_and_code   # type: ignore[method-assign]
+
+
+def map_path(target: Path) -> Path:
+    """Where the map of a PDF's readable pieces goes: beside it, ``.map.json``."""
+    return target.with_suffix(".map.json")
+
+
+def _write_map(job: Job, lay, back_offset: tuple[float, float]) -> None:
+    """The map of the readable faces on ``job``'s pages, placed as
+    :func:`generator.pdf.write_pieces` places them (fronts, then the
+    mirrored backs)."""
+    if not any(readable.is_readable(f.svg) for p in job.pieces for f in (p.front, p.back) if f is not None):
+        return
+    per = lay.per_page
+    backs = job.duplex and any(p.back for p in job.pieces)
+    pages = []
+    for start in range(0, len(job.pieces), per):
+        chunk = list(zip(job.pieces[start:start + per], lay.slots))
+        pages.append([(p.front, slot) for p, slot in chunk])
+        if backs:
+            pages.append([(p.back, lay.back(slot, back_offset)) for p, slot in chunk])
+    doc = readable.pdf_map(job.target.name, job.paper, lay.page, pages)
+    map_path(job.target).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
 
 
 def _lay(job: Job, options: "BuildOptions"):
@@ -174,8 +244,10 @@ def write(job: Job, options: "BuildOptions") -> int:
             for piece in job.pieces:
                 write_tiles(pdf, piece, tiling, job.caption)
             return pdf.stats.pages
+        _place_codes(pdf, job.paper)
         write_pieces(pdf, job.pieces, _lay(job, options), backs=job.duplex, back_offset=options.back_offset,
                      caption=job.caption)
+        _write_map(job, _lay(job, options), options.back_offset)
         return pdf.stats.pages
 
 

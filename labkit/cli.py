@@ -345,6 +345,70 @@ for _verb in dict.fromkeys(t.verb for g in registry.games().values() for t in g.
     main.add_command(_paper_command(_verb))
 
 
+def _readable() -> list[str]:
+    return [g.name for g in registry.games().values() if getattr(g, "reader", None)]
+
+
+@main.command("read")
+@click.argument("game", type=click.Choice(_readable()))
+@click.argument("photo", type=click.Path(path_type=Path))
+@click.option("--piece", "piece", default=None,
+              help="Which piece the sheet is (a board's letter), used when its code cannot be read.")
+@click.option("--data", "data_dir", type=click.Path(path_type=Path), help="The card set played with (default: the game's own).")
+@click.option("--out", "out", type=click.Path(path_type=Path),
+              help="Write the sheet, as read, in the game's paper format (to score with `labkit score`).")
+@click.option("--json", "as_json", is_flag=True, help="Print the whole reading as JSON.")
+def read_photo(game: str, photo: Path, piece: str | None, data_dir: Path | None, out: Path | None,
+               as_json: bool) -> None:
+    """Read a phone's photo of a printed sheet: every mark with its confidence,
+    the marks worth checking first, the sheet in the game's paper format and
+    its score (docs/design/reader.md)."""
+    from engine.core import InvalidState
+    from engine.data import DataError
+    from labkit.cardsets import cardset
+    from reader.page import Refused
+    from reader.read import read
+
+    desc = registry.find(game)
+    try:
+        data = photo.read_bytes()
+    except OSError as exc:
+        _fail(f"{photo}: cannot read it: {exc.strerror or exc}")
+    try:
+        cs = cardset(desc, data_dir)
+        reading = read(game, data, cardset=cs, hint={"piece": piece} if piece else None)
+    except Refused as exc:
+        _fail(f"{photo}: {exc}")
+    except DataError as exc:
+        _fail(str(exc))
+    if out is not None:
+        out.write_text(json.dumps(reading.data, indent=1) + "\n", encoding="utf-8")
+    if as_json:
+        console.print_json(json.dumps(reading.to_dict()))
+        return
+    unsure = reading.unsure
+    console.print(f"{photo.name}: {desc.title}, {reading.component} {reading.piece.upper()} "
+                  f"(side {reading.side_name or reading.side + 1}); {len(reading.marks)} marks read in "
+                  f"{reading.seconds:.2f} s of CPU, {len(unsure)} to check", highlight=False)
+    for note in reading.notes:
+        console.print(f"  note: {note}", highlight=False)
+    for r in unsure:
+        choices = ", ".join("empty" if c is None else str(c) for c in r.choices[:4])
+        console.print(f"  check {r.label or r.name}: read {'empty' if r.value is None else r.value} "
+                      f"({r.confidence:.0%} sure; could be {choices}){': ' + r.why if r.why else ''}", highlight=False)
+    console.print_json(json.dumps(reading.data))
+    tool = desc.tool("score")
+    if tool is not None:
+        try:
+            report = tool.run(cs.play, reading.data)
+        except InvalidState as exc:
+            _fail("as read, the sheet breaks the rules (check the marks above):\n" + str(exc))
+        total = report.data.get("total") if isinstance(report.data, dict) else None
+        console.print(f"{report.title}" + (f": {total} points" if total is not None and "points" not in report.title
+                                            else "") + (" (before the marks above are checked)" if unsure else ""),
+                      highlight=False)
+
+
 def _levels(ctx, param, value: str) -> list[str]:
     from engine.bots import LEVELS
 

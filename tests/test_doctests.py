@@ -10,7 +10,7 @@ import importlib
 import pytest
 
 from tests.conftest import ROOT
-PACKAGES = ("engine", "companion", "generator", "labkit", "bench")
+PACKAGES = ("engine", "companion", "generator", "labkit", "bench", "reader")
 MODULES = sorted(".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
                  for package in PACKAGES for p in (ROOT / package).rglob("*.py")
                  if p.name != "__main__.py")   # running a package's __main__ would start it

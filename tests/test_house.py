@@ -12,7 +12,7 @@ import pytest
 from labkit import registry
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "generator", "companion", "labkit")
+PACKAGES = ("engine", "generator", "companion", "labkit", "reader")
 KNOWN = ("labnotes", "lab notes", "lab_notes", "organicsoup", "organic soup", "organic_soup", "compounded",
          "synthesis", "toyrace", "toy race")
 """Every game there is or is being written, by name and by title."""
@@ -37,7 +37,7 @@ def _core_files() -> list[Path]:
 
 def test_there_is_a_core_to_check():
     files = {p.relative_to(ROOT).as_posix() for p in _core_files()}
-    assert {"companion/pages.py", "generator/build.py", "engine/core.py", "labkit/cli.py",
+    assert {"companion/pages.py", "generator/build.py", "engine/core.py", "labkit/cli.py", "reader/page.py",
             "companion/static/companion.js", "templates/companion/base.html", "Makefile"} <= files
 
 

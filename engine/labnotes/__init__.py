@@ -20,6 +20,7 @@ GAME = GameDescriptor(
     templates="templates.labnotes",
     paper=(SCORE_SHEET,),
     companion="companion.games.labnotes",
+    reader="reader.games.labnotes",
     workloads=workloads,
 )
 

@@ -21,6 +21,7 @@ GAME = GameDescriptor(
     templates="templates.synthesis",
     paper=(SCORE_TABLE,),
     companion="companion.games.synthesis",
+    reader="reader.games.synthesis",
     workloads=workloads,
 )
 

@@ -1,5 +1,5 @@
 """engine/ stands alone: it imports nothing from generator/, companion/ or
-labkit/, nor Flask, reportlab, svgwrite or svglib (STYLE.md: dependencies
+labkit/ or reader/, nor Flask, reportlab, svgwrite, svglib or OpenCV (STYLE.md: dependencies
 point one way), and its randomness comes only from engine.rng."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "engine"
-FORBIDDEN = {"generator", "companion", "labkit", "flask", "flask_htmx", "reportlab", "svgwrite", "svglib"}
+FORBIDDEN = {"generator", "companion", "labkit", "reader", "flask", "flask_htmx", "reportlab", "svgwrite", "svglib", "cv2"}
 NO_CHANCE = {"random", "secrets", "time", "datetime"}
 """Rules take no randomness but the state's generator, and never read the clock."""
 

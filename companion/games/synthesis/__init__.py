@@ -13,6 +13,7 @@ from flask import Blueprint
 from companion.games.synthesis.board import action_label, board_context
 from companion.games.synthesis.narrate import narrate
 from companion.games.synthesis.paper import paper_page, paper_submit
+from companion.games.synthesis.paper_photo import PHOTO_BYTES, photo_submit
 from companion.plugins import Part, Plugin
 
 blueprint = Blueprint("synthesis", __name__, template_folder="templates", static_folder="static",
@@ -20,6 +21,9 @@ blueprint = Blueprint("synthesis", __name__, template_folder="templates", static
 
 blueprint.add_url_rule("/synthesis/board", "paper", paper_page, methods=["GET"])
 blueprint.add_url_rule("/synthesis/board", "paper_submit", paper_submit, methods=["POST"])
+blueprint.add_url_rule("/synthesis/board/photo", "photo", photo_submit, methods=["POST"])
+
+photo_submit.max_body = PHOTO_BYTES + 64 * 1024   # type: ignore[attr-defined]  # a photo: companion/home.py
 
 BOARD_PARTS = 8
 """A part per seat's board (the last also holds any seat beyond): a move

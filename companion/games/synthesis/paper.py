@@ -27,6 +27,13 @@ sets ``painted``, and then a ``tap`` is not applied again.
 >>> t = tap(t, "t:3:1")
 >>> board_json(t, cards)["table"], board_json(t, cards)["elemental"]
 (['gg', 'g', 'r', '', '', ''], {'circle': ['green']})
+>>> apply_fix(t, "cell 1:2=r").columns[0][:2], apply_fix(t, "cell 1:1=").columns[0][:2]
+(('g', 'r'), (None, 'g'))
+
+A board read from a photo (``paper_photo.py``) comes back in these same
+fields, with the marks the reader asked about (``asked``, those fixed since
+in ``fixed``); a fix button sends ``fix`` (``cell 3:2=r``: volume 3, row 2
+red; ``box circle:1=``: emptied), applied like a tap.
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ from companion.games.synthesis.board import LEVEL_WORDS, card_names
 from companion.games.synthesis.drawing import Colours, panel
 from companion.games.synthesis.words import breakdown, solo
 from engine.synthesis.state import LEVELS
+from reader.review import asked_items
 
 CLEAR = "."
 MODES = (("standard", "Standard game"), ("first_steps", "Solo: First Steps"),
@@ -53,6 +61,7 @@ PROJECT = ("predictable", "unpredictable")
 _POINTS = re.compile(r"[0-9]{1,4}")
 _CELL = re.compile(r"t:([0-9]{1,2}):([0-9]{1,2})")
 _BOX = re.compile(r"e:([a-z]{1,20}):([12])")
+_FIX = re.compile(r"(cell|box) ([a-z0-9]{1,20}):([0-9]{1,2})=([a-z]?)")
 _LONGEST = 16
 """A column field read no further than this: the tallest printed column is 7."""
 
@@ -129,6 +138,27 @@ def tap(t: Tapped, where: str) -> Tapped:
         return replace(t, columns=tuple(columns))
     if box and box[1] in t.boxes:
         return replace(t, boxes={**t.boxes, box[1]: paint(t.boxes[box[1]], int(box[2]) - 1)})   # type: ignore[dict-item]
+    return t
+
+
+def apply_fix(t: Tapped, fix: str) -> Tapped:
+    """``t`` with one cell or box set to a colour letter (or emptied), as a fix button says."""
+    m = _FIX.fullmatch(fix or "")
+    if m is None:
+        return t
+    kind, where, k, letter = m.groups()
+    value = letter or None
+    if kind == "cell" and where.isdigit() and 1 <= int(where) <= len(t.columns):
+        col = list(t.columns[int(where) - 1])
+        if 1 <= int(k) <= len(col):
+            col[int(k) - 1] = value
+            columns = list(t.columns)
+            columns[int(where) - 1] = tuple(col)
+            return replace(t, columns=tuple(columns))
+    if kind == "box" and where in t.boxes and k in ("1", "2"):
+        pair = list(t.boxes[where])
+        pair[int(k) - 1] = value
+        return replace(t, boxes={**t.boxes, where: (pair[0], pair[1])})
     return t
 
 
@@ -229,11 +259,13 @@ def context(t: Tapped, **kw: Any) -> dict[str, Any]:
         "chains": [c.row for c in cards.chains.values()], "patterns": [c.row for c in cards.patterns.values()],
         "projects": [c.row for c in cards.projects.values()],
         "result": None, "problems": None, "text": "", "oob": False, "redraw": False,
+        "photo": None, "photo_error": None, "asked": "", "fixed": "",
     }
     sent, report = kw.pop("sent", None), kw.get("report")
     if report is not None and sent is not None:
         ctx["result"] = _finding(game, sent, report, colours)
     ctx.update(kw)
+    ctx["asked_items"] = asked_items(ctx["asked"], ctx["fixed"])
     return ctx
 
 
@@ -261,11 +293,18 @@ def paper_submit() -> Any:
     where = "" if request.form.get("painted") else _text(request.form, "tap")
     if where:
         t = tap(t, where)
+    fix = "" if request.form.get("painted") else _text(request.form, "fix")
+    fixed = _text(request.form, "fixed", longest=2000)
+    if fix:
+        t = apply_fix(t, fix)
+        fixed = f"{fixed}|{fix.split('=')[0]}".strip("|")
+        where = where or fix
     sent = board_json(t, cards)
     text = json.dumps(sent, ensure_ascii=False)
     status, report, problems = house.run("synthesis", "score", text)
     redraw = bool(where) or _text(request.form, "drawn") != "".join(t.grid) or bool(t.dropped)
-    ctx = context(t, sent=sent, report=report, problems=problems, text=text, redraw=redraw)
+    ctx = context(t, sent=sent, report=report, problems=problems, text=text, redraw=redraw,
+                  asked=_text(request.form, "asked", longest=20000), fixed=fixed)
     if request.headers.get("HX-Request") == "true":
         return render_template("synthesis/_paper_result.html", **{**ctx, "oob": True}), status
     return render_template("synthesis/paper.html", **ctx), status

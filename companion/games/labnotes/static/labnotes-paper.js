@@ -113,8 +113,57 @@
   document.addEventListener("input", function (evt) {
     if (evt.target.closest("[data-paper-input]")) write();
   });
+  // A sheet already written as JSON (read from a photo, or sent back after scoring) is
+  // loaded into the taps, so that fixing one mark keeps the others.
+  function load(text) {
+    var sheet;
+    try { sheet = JSON.parse(text); } catch (e) { return false; }
+    if (!sheet || typeof sheet !== "object") return false;
+    marks = {}; bonds = {};
+    Object.keys(sheet.elements || {}).forEach(function (label) { marks[label] = sheet.elements[label]; });
+    (sheet.burned || []).forEach(function (label) { marks[label] = "x"; });
+    (sheet.bonds || []).forEach(function (b) { if (b && b.length === 3) bonds[[b[0], b[1]].sort().join("|")] = b[2]; });
+    document.querySelectorAll("[data-paper-trash]").forEach(function (s, i) { s.value = (sheet.trash || [])[i] || ""; });
+    document.querySelectorAll("[data-paper-points]").forEach(function (s, i) {
+      var card = (sheet.notecards || [])[i];
+      s.value = card && card.points ? String(card.points) : "";
+    });
+    var tm = document.getElementById("paper-marks");
+    if (tm) tm.value = sheet.tool_marks || 0;
+    var name = document.getElementById("paper-player");
+    if (name && sheet.player) name.value = sheet.player;
+    return true;
+  }
+
+  // A fix from the photo's list (companion/static/paper-photo.js), applied in place.
+  document.addEventListener("paper-fix", function (evt) {
+    if (!svg()) return;
+    var d = evt.detail, v = d.value;
+    if (d.kind === "space") {
+      if (v) marks[d.name] = v; else delete marks[d.name];
+    } else if (d.kind === "bond") {
+      var key = d.name.split(" ").sort().join("|");
+      if (parseInt(v, 10)) bonds[key] = parseInt(v, 10); else delete bonds[key];
+    } else if (d.kind === "trash") {
+      var can = document.querySelectorAll("[data-paper-trash]")[parseInt(d.name, 10) - 1];
+      if (can) can.value = v;
+    } else if (d.kind === "points" || d.kind === "check") {
+      var box = document.querySelectorAll("[data-paper-points]")[parseInt(d.name, 10) - 1];
+      if (box && d.kind === "points") box.value = v;
+      if (box && d.kind === "check" && v === "false") box.value = "";
+    } else if (d.kind === "tool") {
+      var tm = document.getElementById("paper-marks");
+      if (tm) tm.value = Math.max(0, (parseInt(tm.value, 10) || 0) + (v === "true" ? 1 : -1));
+    } else { return; }
+    evt.preventDefault();
+    draw();
+    var form = document.getElementById("paper-form");
+    if (window.htmx && form) window.htmx.trigger(form, "submit");
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     var area = document.getElementById("paper-json");
-    if (area && !area.value.trim()) draw();
+    if (area && area.value.trim()) { if (load(area.value)) draw(); }
+    else draw();
   });
 })();

@@ -50,6 +50,33 @@
     paint(cell || box, (cell ? "t" : "e_") + at[0], parseInt(at[1], 10) - 1);
     ask(false);
   });
+  // A fix from the photo's list (companion/static/paper-photo.js): "cell 3:2" or "box circle:1"
+  // set to a colour letter, or emptied.
+  document.addEventListener("paper-fix", function (evt) {
+    var f = form(), d = evt.detail;
+    if (!f || (d.kind !== "cell" && d.kind !== "box")) return;
+    var at = d.name.split(":");
+    var button = f.querySelector(d.kind === "cell" ? '[data-cell="' + d.name + '"]' : '[data-box="' + d.name + '"]');
+    var field = f.querySelector('input[type="hidden"][name="' + (d.kind === "cell" ? "t" : "e_") + at[0] + '"]');
+    if (!button || !field) return;
+    var index = parseInt(at[1], 10) - 1;
+    var cells = field.value.split("");
+    while (cells.length <= index) cells.push(".");
+    cells[index] = d.value || ".";
+    field.value = cells.join("").replace(/\.+$/, "");
+    var marker = d.value ? f.querySelector('input[name="brush"][value="' + d.value + '"]') : null;
+    button.classList.toggle("filled", !!marker);
+    if (marker) {
+      button.style.setProperty("--ink", marker.dataset.ink);
+      button.style.setProperty("--on", marker.dataset.on);
+    } else {
+      button.style.removeProperty("--ink");
+      button.style.removeProperty("--on");
+    }
+    button.textContent = marker ? marker.dataset.letter : "";
+    evt.preventDefault();
+    ask(true);
+  });
   document.addEventListener("DOMContentLoaded", function () {
     var painted = document.getElementById("syn-painted");
     if (painted) painted.value = "1";   // the taps are in the fields: the server does not apply one again

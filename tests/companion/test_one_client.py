@@ -314,3 +314,50 @@ def test_a_relative_instance_path_is_taken_from_where_serve_runs(monkeypatch: An
     assert Path(seen["app"].instance_path) == tmp_path / "here"
     assert (tmp_path / "here" / "secret_key").exists()
     seen["app"].extensions["companion_store"].db.close()
+
+
+# --- 7. two phones claiming one seat link -------------------------------------------------------------
+
+@pytest.mark.postgres
+def test_two_phones_claiming_one_seat_link_at_once_on_postgresql_one_gets_it(server_factory: Any,
+                                                                               postgres_url: str) -> None:
+    """Found on PostgreSQL: two phones claiming one seat link at the same
+    moment were both told they had the seat (22 of 30 races). 30 races here,
+    each a new link for Ada's seat, claimed by two phones at once: exactly
+    one gets the seat (303 with its cookie), the other is told the link was used (410)."""
+    server = server_factory(database_url=postgres_url).start()
+    table = new_table(server.url, ["Ada", "Bo"], seed=30)
+    code = table["code"]
+    host, cookie, token = _form(server)
+    host_cookies = f"{cookie.split(';')[0]}; labkit_host_{code}={table['host']}"
+    phones = [_form(server)[1:] for _ in range(2)]
+    for race in range(30):
+        kind, body = multipart({"csrf_token": token}, {})
+        host.request("POST", f"/t/{code}/seats/0/handover", body=body,
+                     headers={"Content-Type": kind, "Cookie": host_cookies})
+        made = host.getresponse()
+        page = made.read().decode()
+        assert made.status == 200, (made.status, page[:300])
+        nonce = re.findall(rf"/t/{code}/claim/([A-Za-z0-9_-]+)", page)[-1]
+        start = threading.Barrier(2)
+        results: list[tuple[int, str]] = []
+
+        def claim(cookie: str, csrf: str) -> None:
+            connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+            kind, body = multipart({"csrf_token": csrf}, {})
+            start.wait()
+            connection.request("POST", f"/t/{code}/claim/{nonce}", body=body,
+                               headers={"Content-Type": kind, "Cookie": cookie.split(";")[0]})
+            response = connection.getresponse()
+            response.read()
+            results.append((response.status, response.getheader("Set-Cookie") or ""))
+            connection.close()
+
+        claimers = [threading.Thread(target=claim, args=phone) for phone in phones]
+        for t in claimers:
+            t.start()
+        for t in claimers:
+            t.join(timeout=30)
+        assert sorted(status for status, _ in results) == [303, 410], (race, results)
+        assert sum(f"labkit_seat_{code}=" in told for _, told in results) == 1, (race, results)
+    host.close()

@@ -145,11 +145,16 @@ def protect(app: Flask) -> None:
             return None
         _check_origin()
         if request.path.startswith("/api/"):
-            if not request.is_json:
+            if not request.is_json and _has_body():
                 raise UnsupportedMediaType("Send JSON (Content-Type: application/json).")
             return None
         _check_csrf()
         return None
+
+
+def _has_body() -> bool:
+    """A POST with a body (a request without one carries nothing to forge)."""
+    return bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
 
 
 # --- rate limits -------------------------------------------------------------

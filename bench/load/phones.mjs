@@ -42,6 +42,7 @@ import { cpuSince, now, options, rng, say, sleep, summary, thinker } from "./com
 const opt = options(process.argv.slice(2), {
   url: "http://127.0.0.1:5000", game: "", tables: 50, phones: 4, pace: "human", seconds: 15, seed: 1,
   thinkMin: 0.5, thinkMax: 2.5, setupConcurrency: 8, drain: 1.5, debug: false, bots: 0, botLevel: "medium",
+  spread: false,
 });
 if (!opt.game) {
   console.error("phones.mjs: name the game to play (--game, one of the server's games)");
@@ -70,9 +71,9 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSoc
 
 // One request; resolves to {status, headers, body} or rejects on a failed connection. A request on a
 // reused keep-alive socket that the server had just closed is sent again once (as browsers do).
-function request(method, path, { headers = {}, body = null, retry = true } = {}) {
+function request(method, path, { headers = {}, body = null, retry = true, local = undefined } = {}) {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: opt.host, port: opt.port, method, path, agent, headers });
+    const req = http.request({ host: opt.host, port: opt.port, method, path, agent, headers, localAddress: local });
     req.setTimeout(30000, () => req.destroy(new Error("timeout")));
     req.on("response", (res) => {
       const chunks = [];
@@ -84,7 +85,7 @@ function request(method, path, { headers = {}, body = null, retry = true } = {})
     req.on("error", (err) => {
       if (retry && req.reusedSocket && err.code === "ECONNRESET") {
         stats.retried++;
-        request(method, path, { headers, body, retry: false }).then(resolve, reject);
+        request(method, path, { headers, body, retry: false, local }).then(resolve, reject);
       } else {
         reject(err);
       }
@@ -211,6 +212,9 @@ class Phone {
   constructor(table, index) {
     this.table = table;
     this.index = index;
+    // `--spread 1`: each phone from an address of its own (127.10.T.P), as phones on a Wi-Fi are,
+    // so the server's bounds per address hold each phone to its own share, as in a real room
+    this.local = opt.spread ? `127.${10 + (table.index >> 8)}.${table.index & 255}.${index + 1}` : undefined;
     this.reset();
   }
 
@@ -245,7 +249,7 @@ class Phone {
 
   async page() {
     const res = await request("GET", `/t/${this.table.code}`, {
-      headers: { Accept: "text/html", Cookie: this.cookieHeader() } });
+      headers: { Accept: "text/html", Cookie: this.cookieHeader() }, local: this.local });
     stats.setup_requests++;
     if (res.status !== 200) throw new Error(`GET /t/${this.table.code}: ${res.status}`);
     this.keepCookies(res.headers);
@@ -259,7 +263,8 @@ class Phone {
   async join() {
     await this.page();
     const res = await request("POST", `/t/${this.table.code}/join`, {
-      headers: this.formHeaders(), body: new URLSearchParams({ name: `P${this.index + 1}` }).toString() });
+      headers: this.formHeaders(), body: new URLSearchParams({ name: `P${this.index + 1}` }).toString(),
+      local: this.local });
     stats.setup_requests++;
     if (res.status >= 300 && res.status !== 303) throw new Error(`join ${this.table.code}: ${res.status} ${res.body.slice(0, 200)}`);
     this.keepCookies(res.headers);
@@ -303,7 +308,7 @@ class Phone {
     const headers = { Accept: "text/event-stream", Cookie: this.cookieHeader(), "Cache-Control": "no-cache" };
     if (this.streamVersion >= 0) headers["Last-Event-ID"] = String(this.streamVersion);
     const req = http.request({ host: opt.host, port: opt.port, method: "GET", agent: false, headers,
-                               path: `/t/${code}/events?since=${this.version}` });
+                               localAddress: this.local, path: `/t/${code}/events?since=${this.version}` });
     this.stream = req;
     this.streamOpen = false;
     this.buffer = "";
@@ -398,7 +403,7 @@ class Phone {
     const started = now();
     let res;
     try {
-      res = await request("POST", `/t/${code}/act`, { headers: this.formHeaders(), body });
+      res = await request("POST", `/t/${code}/act`, { headers: this.formHeaders(), body, local: this.local });
     } catch (err) {
       if (measured) stats.failed++;
       await sleep(200);

@@ -11,7 +11,7 @@ default limits per address); each phone comes from an address of its own
 attack from its own (127.66.A.n). Two runs, each on a fresh server.
 
 Settings: ``LABKIT_BENCH_ATTACK_SECONDS`` (each run's measured window,
-default 60), ``LABKIT_BENCH_ATTACK_GAME`` (labnotes), ``LABKIT_BENCH_TABLES`` (50),
+default 60), ``LABKIT_BENCH_ATTACK_GAME`` (the first game by name), ``LABKIT_BENCH_TABLES`` (50),
 ``LABKIT_BENCH_ATTACKS`` (some of them only, to see what each costs).
 """
 
@@ -33,13 +33,14 @@ from rich.table import Table
 from bench.companion_bench import LOAD, ROOT, TABLES, companion_server, machine_busy
 
 SECONDS = float(os.environ.get("LABKIT_BENCH_ATTACK_SECONDS", "60"))
-GAME = os.environ.get("LABKIT_BENCH_ATTACK_GAME", "labnotes")
+GAME = os.environ.get("LABKIT_BENCH_ATTACK_GAME", "")
+"""The game the tables play (default: the first registered, by name)."""
 ATTACKS = os.environ.get("LABKIT_BENCH_ATTACKS", "")
 """Some of the attacks only (``slow,idle,guess,streams,bombs,malformed``), to see what each costs; default: all."""
 GOAL_RATIO = 2.0
 
 
-def _run(console: Console, attack: bool) -> dict[str, Any]:
+def _run(console: Console, attack: bool, game: str) -> dict[str, Any]:
     """One measured window of the phones, with or without the attacker; its figures."""
     workdir = Path(tempfile.mkdtemp(prefix="labkit-attack-"))
     server = companion_server(1, None, workdir, {"STREAMS_PER_ADDRESS": "16"})   # the default, not the bench's own
@@ -47,7 +48,7 @@ def _run(console: Console, attack: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"attack": attack}
     try:
         phones = subprocess.Popen(
-            ["node", str(LOAD / "phones.mjs"), "--url", server.url, "--game", GAME, "--tables", str(TABLES),
+            ["node", str(LOAD / "phones.mjs"), "--url", server.url, "--game", game, "--tables", str(TABLES),
              "--phones", "4", "--pace", "human", "--seconds", str(SECONDS), "--spread", "1"],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert phones.stdout is not None
@@ -58,7 +59,7 @@ def _run(console: Console, attack: bool) -> dict[str, Any]:
                 if attack:
                     attacker = subprocess.Popen(
                         [sys.executable, str(LOAD / "attacker.py"), "--url", server.url, "--seconds",
-                         str(SECONDS + 5), "--game", GAME] + (["--attacks", ATTACKS] if ATTACKS else []),
+                         str(SECONDS + 5), "--game", game] + (["--attacks", ATTACKS] if ATTACKS else []),
                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                     assert attacker.stdout is not None
                     attacker.stdout.readline()   # {"phase": "attacking"}: every attack under way
@@ -101,12 +102,15 @@ def run(console: Console) -> None:
     if shutil.which("node") is None:
         console.print("[yellow]attack bench skipped: `node` is not on PATH (the phones are a Node script).[/]")
         return
-    console.print(f"{TABLES} tables x 4 phones of {GAME} at a human pace, each phone from its own address, "
+    from labkit import registry
+
+    game = GAME or sorted(registry.names())[0]
+    console.print(f"{TABLES} tables x 4 phones of {game} at a human pace, each phone from its own address, "
                   f"{SECONDS:.0f} s measured; then the same with one client running every attack of issue 37 "
                   "at once (bench/load/attacker.py). One gevent worker, SQLite, the default limits.")
     started = time.monotonic()
-    calm = _run(console, attack=False)
-    attacked = _run(console, attack=True)
+    calm = _run(console, attack=False, game=game)
+    attacked = _run(console, attack=True, game=game)
     table = Table(title="act and seen, without and with the attack")
     for name in ("run", "act/s", "act p50", "act p95", "act p99", "seen p95", "5xx", "failed", "server cores",
                  "machine cores"):

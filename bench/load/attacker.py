@@ -8,7 +8,7 @@ once, each from an address of its own on loopback (127.66.A.n):
 * upload bombs: two at a time, a 1 MB zip whose entries say 100 bytes and hold 256 MiB each;
 * malformed requests: a broken ``Origin`` and a broken chunked body, 10 a second.
 
-    python bench/load/attacker.py --url http://127.0.0.1:5000 --seconds 60 --game labnotes
+    python bench/load/attacker.py --url http://127.0.0.1:5000 --seconds 60 --game GAME
 
 Its streams and malformed requests are for a table of its own, which it
 plays itself two moves a second (so its unread streams get news to leave unread).
@@ -168,7 +168,7 @@ def lying_zip(entries: tuple[str, ...], declared: int = 100, inflated: int = 256
     return out.getvalue()
 
 
-async def bomb(host: str, port: int, source: str, zipped: bytes) -> None:
+async def bomb(host: str, port: int, source: str, zipped: bytes, game: str) -> None:
     boundary = "attack-boundary"
     while True:
         try:
@@ -178,11 +178,11 @@ async def bomb(host: str, port: int, source: str, zipped: bytes) -> None:
             cookie = headers.get("set-cookie", "").split(";")[0]
             token = page.split(b'name="csrf_token" value="', 1)[1].split(b'"', 1)[0].decode()
             body = (f'--{boundary}\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n{token}\r\n'
-                    f'--{boundary}\r\nContent-Disposition: form-data; name="game"\r\n\r\norganicsoup\r\n'
+                    f'--{boundary}\r\nContent-Disposition: form-data; name="game"\r\n\r\n{game}\r\n'
                     f'--{boundary}\r\nContent-Disposition: form-data; name="card_set"\r\n\r\nupload\r\n'
                     f'--{boundary}\r\nContent-Disposition: form-data; name="card_set_zip"; filename="bomb.zip"\r\n'
                     "Content-Type: application/zip\r\n\r\n").encode() + zipped + f"\r\n--{boundary}--\r\n".encode()
-            writer.write(f"POST /tables?game=organicsoup HTTP/1.1\r\nHost: x\r\nCookie: {cookie}\r\n"
+            writer.write(f"POST /tables?game={game} HTTP/1.1\r\nHost: x\r\nCookie: {cookie}\r\n"
                          f"Content-Type: multipart/form-data; boundary={boundary}\r\nContent-Length: {len(body)}\r\n\r\n"
                          .encode() + body)
             started = time.monotonic()
@@ -280,14 +280,14 @@ async def main(url: str, seconds: float, game: str, attacks: list[str]) -> None:
         raise SystemExit("only loopback targets")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 8192)), hard))
-    zipped = lying_zip(("recipes.csv", "reactions.csv", "rules.yaml", "set.yaml"))
+    zipped = lying_zip(("cards.csv", "more-cards.csv", "rules.yaml", "set.yaml"))
     code = await own_table(host, port, game)
     every = {
         "slow": lambda: [slow_body(host, port, "127.66.1.1") for _ in range(20)],
         "idle": lambda: [idle(host, port, "127.66.2.1") for _ in range(2100)],
         "guess": lambda: [guess(host, port, "127.66.3.1") for _ in range(8)],
         "streams": lambda: [unread_stream(host, port, f"127.66.4.{a}", code) for a in range(1, 5) for _ in range(64)],
-        "bombs": lambda: [bomb(host, port, "127.66.5.1", zipped) for _ in range(2)],
+        "bombs": lambda: [bomb(host, port, "127.66.5.1", zipped, game) for _ in range(2)],
         "malformed": lambda: [malformed(host, port, "127.66.6.1", code)],
     }
     tasks = [asyncio.create_task(job) for name in (attacks or list(every)) for job in every[name]()]
@@ -304,7 +304,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", default="http://127.0.0.1:5000")
     parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--game", default="labnotes", help="the game of the attacker's own table (its streams watch it)")
+    parser.add_argument("--game", required=True, help="the game of the attacker's own table and of its uploads")
     parser.add_argument("--attacks", default=",".join(ATTACKS), help=f"which, of {', '.join(ATTACKS)} (default: all)")
     args = parser.parse_args()
     chosen = [a for a in args.attacks.split(",") if a]

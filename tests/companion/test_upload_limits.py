@@ -186,4 +186,5 @@ def test_two_uploads_at_once_freeze_nothing_and_no_checker_outlives_its_worker(s
     os.kill(worker, signal.SIGKILL)
     gone = wait_for(lambda: not alive(checker), 3)
     busy.join(timeout=60)
+    server.kill()                                    # the master and the worker it started again: nothing to keep
     assert gone, "the checker outlived its worker"

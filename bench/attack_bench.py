@@ -43,7 +43,11 @@ GOAL_RATIO = 2.0
 def _run(console: Console, attack: bool, game: str) -> dict[str, Any]:
     """One measured window of the phones, with or without the attacker; its figures."""
     workdir = Path(tempfile.mkdtemp(prefix="labkit-attack-"))
-    server = companion_server(1, None, workdir, {"STREAMS_PER_ADDRESS": "16"})   # the default, not the bench's own
+    # the server's own bounds per address (the other benches lift them: their phones share 127.0.0.1)
+    from companion import DEFAULTS
+
+    server = companion_server(1, None, workdir, {name: str(DEFAULTS[name]) for name in
+                                                 ("STREAMS_PER_ADDRESS", "CONNECTIONS_PER_ADDRESS")})
     attacker: subprocess.Popen | None = None
     out: dict[str, Any] = {"attack": attack}
     try:

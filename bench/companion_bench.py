@@ -194,6 +194,7 @@ def companion_server(workers: int, database_url: str | None, workdir: Path,
     # every simulated phone comes from 127.0.0.1: let that one address hold
     # all their streams (a real room's phones have addresses of their own)
     env["LABKIT_STREAMS_PER_ADDRESS"] = "100000"
+    env["LABKIT_CONNECTIONS_PER_ADDRESS"] = "0"     # ...and all their connections (0: no bound)
     env.update({f"LABKIT_{k}": v for k, v in (settings or {}).items()})
     return Process(cmd, port, workdir, env)
 

@@ -6,7 +6,7 @@ the attack, beside their own figure without it, and the goal that it stay
 within twice that. Reported, never asserted.
 
 The server is ``labkit serve`` as it ships (one gevent worker, SQLite, its
-default limits per address); each phone comes from an address of its own
+default limits per address and rate limits); each phone comes from an address of its own
 (``phones.mjs --spread 1``: 127.10.T.P), as phones on a Wi-Fi do, and each
 attack from its own (127.66.A.n). Two runs, each on a fresh server.
 
@@ -47,7 +47,7 @@ def _run(console: Console, attack: bool, game: str) -> dict[str, Any]:
     from companion import DEFAULTS
 
     server = companion_server(1, None, workdir, {name: str(DEFAULTS[name]) for name in
-                                                 ("STREAMS_PER_ADDRESS", "CONNECTIONS_PER_ADDRESS")})
+                                                 ("STREAMS_PER_ADDRESS", "CONNECTIONS_PER_ADDRESS")}, limits=True)
     attacker: subprocess.Popen | None = None
     out: dict[str, Any] = {"attack": attack}
     try:

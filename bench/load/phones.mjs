@@ -94,10 +94,11 @@ function request(method, path, { headers = {}, body = null, retry = true, local 
   });
 }
 
-async function api(method, path, payload, token) {
+async function api(method, path, payload, token, local = undefined) {
   const headers = { "Content-Type": "application/json", Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await request(method, path, { headers, body: payload === undefined ? null : JSON.stringify(payload) });
+  const res = await request(method, path, { headers, body: payload === undefined ? null : JSON.stringify(payload),
+                                            local });
   stats.setup_requests++;
   if (res.status >= 500) stats.server_errors++;
   return { status: res.status, json: res.body ? JSON.parse(res.body) : null };
@@ -449,7 +450,8 @@ class Table {
 
   async setUp() {
     this.closing = false;
-    const created = await api("POST", "/api/tables", { game: opt.game, seed: tableSeed++ });
+    const host = this.phones[0].local;   // --spread: the host is the first phone (its own address)
+    const created = await api("POST", "/api/tables", { game: opt.game, seed: tableSeed++ }, undefined, host);
     if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.json)}`);
     this.code = created.json.code;
     this.hostToken = created.json.host_token;
@@ -460,14 +462,14 @@ class Table {
     // Bot seats (--bots N): seated by the host's token after the phones, so
     // the phones keep seats 0.. and a bot plays the seats after them.
     for (let i = 0; i < opt.bots; i++) {
-      const added = await api("POST", `/api/tables/${this.code}/bots`, { level: opt.botLevel }, this.hostToken);
+      const added = await api("POST", `/api/tables/${this.code}/bots`, { level: opt.botLevel }, this.hostToken, host);
       if (added.status !== 201) throw new Error(`bot: ${added.status} ${JSON.stringify(added.json)}`);
     }
     for (const phone of this.phones) phone.openStream();
     await this.streamsOpen();
     let version = Math.max(...this.phones.map((p) => p.version));
-    if (opt.bots) version = (await api("GET", `/api/tables/${this.code}/version`)).json.version;
-    const started = await api("POST", `/api/tables/${this.code}/start`, { version }, this.hostToken);
+    if (opt.bots) version = (await api("GET", `/api/tables/${this.code}/version`, undefined, undefined, host)).json.version;
+    const started = await api("POST", `/api/tables/${this.code}/start`, { version }, this.hostToken, host);
     if (started.status !== 200) throw new Error(`start: ${started.status} ${JSON.stringify(started.json)}`);
     stats.tables_started++;
   }

@@ -183,17 +183,21 @@ class Process:
 
 
 def companion_server(workers: int, database_url: str | None, workdir: Path,
-                     settings: dict[str, str] | None = None) -> Process:
+                     settings: dict[str, str] | None = None, limits: bool = False) -> Process:
+    """``limits``: the server's own rate limits on making and joining tables
+    (off by default: every simulated phone sets up from 127.0.0.1)."""
     port = _free_port()
     cmd = [sys.executable, "-m", "companion", "--host", "127.0.0.1", "--port", str(port),
-           "--instance-path", str(workdir / "instance"), "--no-qr", "--allow-chosen-seed",
-           "--rate-limit", "create=off", "--rate-limit", "join=off", "--workers", str(workers)]
+           "--instance-path", str(workdir / "instance"), "--no-qr", "--allow-chosen-seed", "--workers", str(workers)]
+    if not limits:
+        cmd += ["--rate-limit", "create=off", "--rate-limit", "join=off"]
     if database_url:
         cmd += ["--database-url", database_url]
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     # every simulated phone comes from 127.0.0.1: let that one address hold
     # all their streams (a real room's phones have addresses of their own)
     env["LABKIT_STREAMS_PER_ADDRESS"] = "100000"
+    env["LABKIT_CONNECTIONS_PER_ADDRESS"] = "0"     # ...and all their connections (0: no bound)
     env.update({f"LABKIT_{k}": v for k, v in (settings or {}).items()})
     return Process(cmd, port, workdir, env)
 

@@ -35,11 +35,17 @@ HTMX_FILE = STATIC_DIR / "vendor" / "htmx.min.js"
 DEFAULTS: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": 64 * 1024,   # the largest honest request is a pasted paper sheet
     "MAX_FORM_MEMORY_SIZE": 64 * 1024,
+    "BODY_SECONDS": 10.0,               # a body must have arrived this long after its request line... (companion.bodies)
+    "BODY_BYTES_PER_S": 32 * 1024,      # ...plus a second for each this many bytes it declares
     "RATE_LIMITS": {"create": (20, 60.0), "join": (30, 60.0), "paper": (60, 60.0),
                     "lookup": (20, 60.0)},  # codes that name no table, per address (guessing)
     "THREADS": 256,                     # threads per worker (serve() sets it)...
     "THREADS_KEPT_FREE": 32,            # ...of which live streams may never take these...
-    "STREAMS_PER_ADDRESS": 64,          # ...and one client address holds at most these (companion.stream)
+    "STREAMS_PER_ADDRESS": 16,          # ...and one client address holds at most these (companion.stream)
+    "STREAM_UNREAD_BYTES": 64 * 1024,   # a stream with more than this written and not read is ended...
+    "STREAM_SEND_S": 30.0,              # ...and so is one whose write waits this long for its reader
+    "CONNECTIONS_PER_ADDRESS": 64,      # connections one client address holds open at once, 0: no bound (companion.worker)...
+    "FIRST_REQUEST_S": 10.0,            # ...and the time a new one has to send its first request
     "CODE_LENGTH": 5,                   # letters of a new table's code (5-12; docs/deploy.md)
     "POLL_MS": 500,                     # every phone sees a change within a second
     "HEARTBEAT_S": 4.0,                 # an idle stream's heartbeat; the page says "connection lost" past it
@@ -155,7 +161,9 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
         security._trusted(str(app.config["TRUSTED_PROXIES"] or ""))
     except ValueError as exc:
         raise ValueError(f"TRUSTED_PROXIES: {exc} (give addresses or networks, like 10.0.0.1, 192.168.0.0/16)") from None
+    from companion import bodies
     home.allow_uploads(app)   # before the guard reads the form: an uploaded card set is larger than the rest
+    app.before_request(bodies.refuse_unread)   # a body too large, too slow or unreadable: answered before anything
     security.protect(app)
     app.jinja_env.globals["csrf_token"] = security.csrf_token
     app.jinja_env.globals["csrf_field"] = security.CSRF_FIELD
@@ -176,6 +184,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     from companion import timings, turns
     turns.install(app)
     timings.install(app)   # after: a move's time includes the wait for its turn
+    bodies.install(app)    # outermost: a body is read whole before its request takes a turn
     return app
 
 

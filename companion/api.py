@@ -122,7 +122,7 @@ def _refused(caller: Caller, exc: Exception) -> Any:
 
 @bp.get("/openapi.json")
 def spec() -> Any:
-    return jsonify(openapi.spec())
+    return jsonify(openapi.spec(chosen_seeds=bool(current_app.config["ALLOW_CHOSEN_SEED"])))
 
 
 @bp.get("/games")

@@ -180,6 +180,9 @@ class TableSets:
             raise BadSet(f"{shown} took longer than {self.check_seconds:g} s to check, so it was not accepted "
                          "(nothing was stored): check it with labkit validate, which says which cards "
                          "are hard to place.") from None
+        except set_check.Busy:
+            raise BadSet(f"{shown} was not checked: another card set took the checker all that time. Nothing was "
+                         "stored: choose its zip again in a moment.") from None
         except set_check.Broke:
             raise BadSet(f"{shown}: its check stopped without an answer, so it was not accepted (nothing was "
                          "stored): check it with labkit validate, then choose its zip again.") from None

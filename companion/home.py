@@ -9,12 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from companion import plugins
+from companion.bodies import REFUSED
 from companion.card_sets import OWN
 from companion.errors import REFUSALS, BadSet, NotFound, status_of
 from companion.paper import links as paper_links
-from companion.security import host_cookie, rate_limit, set_token_cookie
+from companion.security import host_cookie, missed_lookup, rate_limit, set_token_cookie
 from companion.web import get_referee, tidy
 from labkit import registry
 
@@ -40,9 +42,13 @@ UPLOAD_SLACK = 64 * 1024
 def allow_uploads(app: Any) -> None:
     """The create form may carry a card set's zip: a larger body than any
     other request (``MAX_CONTENT_LENGTH``), up to the zip bound of
-    :mod:`labkit.setfiles` and a little. A larger one is refused on the
-    home page in a sentence, before its body is read."""
+    :mod:`labkit.setfiles` and a little (read whole first, as every body:
+    :mod:`companion.bodies`). A larger one is refused on the home page in a
+    sentence, unread."""
     from labkit.setfiles import MAX_ZIP_BYTES
+
+    limit = MAX_ZIP_BYTES + UPLOAD_SLACK
+    app.extensions.setdefault("companion_larger_bodies", {})["/tables"] = limit
 
     @app.before_request
     def _larger_bodies() -> Any:
@@ -53,14 +59,23 @@ def allow_uploads(app: Any) -> None:
             return None
         if request.endpoint != "home.create":
             return None
-        limit = MAX_ZIP_BYTES + UPLOAD_SLACK
-        if request.content_length is not None and request.content_length > limit:
-            game = request.args.get("game", "")
+        refused = request.environ.get(REFUSED)
+        too_large = isinstance(refused, RequestEntityTooLarge) or (
+            refused is None and request.content_length is not None and request.content_length > limit)
+        if too_large:
+            size = (f"{request.headers.get('Content-Length', type=int):,} bytes"
+                    if request.headers.get("Content-Length", type=int) else f"over {limit:,} bytes")
             return _home(status=413, chosen={
-                "game": game, "card_set": "", "problems": [],
-                "error": f"The upload is {request.content_length:,} bytes: a card set's zip may be at most "
-                         f"{MAX_ZIP_BYTES:,} bytes. Nothing was stored."})
+                "game": request.args.get("game", ""), "card_set": "", "problems": [],
+                "error": f"The upload is {size}: a card set's zip may be at most {MAX_ZIP_BYTES:,} bytes. "
+                         "Nothing was stored."})
+        # counted before the form is read: a flood of uploads from one address costs it its
+        # `create` tokens, not the worker a multipart parse each (8 ms of a megabyte's)
+        rate_limit("create")
         request.max_content_length = limit
+        # The form's parser holds at most this much of a part in memory at once; at 64 KiB (the
+        # setting for every other form) a zip of 100-140 KB was refused with a bare 413.
+        request.max_form_memory_size = limit
         return None
 
 
@@ -71,8 +86,7 @@ def home() -> Any:
 
 @bp.post("/tables")
 def create() -> Any:
-    rate_limit("create")
-    tidy()
+    tidy()   # (its `create` token was taken before the form was read: allow_uploads)
     game = request.form.get("game") or request.args.get("game")
     choice = request.form.get("card_set") or OWN
     try:
@@ -109,5 +123,6 @@ def join_by_code() -> Any:
     try:
         code = get_referee().snapshot(raw).code
     except NotFound:
+        missed_lookup()   # a guess, as on every path that names a code: it counts (raises TooMany when out)
         return _home(f"There is no table {raw[:12]!r}. Check the code.", raw[:12], 404)
     return redirect(url_for("pages.table", code=code), 303)

@@ -38,7 +38,10 @@ def _json_body(ref: str, required: bool = True) -> dict[str, Any]:
             "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}}
 
 
-def spec() -> dict[str, Any]:
+def spec(chosen_seeds: bool = False) -> dict[str, Any]:
+    """The description of this server's API: ``chosen_seeds`` says whether
+    it takes a table's ``seed`` (``ALLOW_CHOSEN_SEED``, tests and benchmarks);
+    where it does not, the description has no ``seed``, as the server refuses one."""
     paths: dict[str, Any] = {
         "/api/openapi.json": {"get": {
             "summary": "This description", "operationId": "openapi",
@@ -76,6 +79,8 @@ def spec() -> dict[str, Any]:
         "/api/tables/{code}/seats/{seat}/token": {"post": {
             "summary": "A new token for a seat (host): its player moved to another device",
             "operationId": "newSeatToken", "security": BEARER,
+            "requestBody": {"required": False, "description": "Nothing is read from it; if sent, it is JSON.",
+                            "content": {"application/json": {"schema": {"type": "object"}}}},
             "parameters": [CODE, {"name": "seat", "in": "path", "required": True, "schema": {"type": "integer"}}],
             "description": "The seat's old token stops working.",
             "responses": {"200": _ok("The seat's new token", "SeatToken"), **COMMON,
@@ -150,7 +155,7 @@ def spec() -> dict[str, Any]:
                                  "POST bodies are JSON; cookies are never read by this API.")},
         "paths": paths,
         "components": {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
-                       "schemas": SCHEMAS},
+                       "schemas": _schemas(chosen_seeds)},
     }
 
 
@@ -158,6 +163,22 @@ _VERSION = {"type": "integer"}
 _ACTION = {"type": "object", "required": ["type"], "properties": {"type": {"type": "string", "minLength": 1}},
            "description": f"An action as the table's actions list gives it (at most {ACTION_MAX_CHARS} "
                           "characters of JSON)."}
+
+SEED = {"type": "integer", "minimum": 0, "maximum": 2 ** 63 - 1,
+        "description": "The table's seed: only a server started to allow chosen seeds (tests, benchmarks) takes one."}
+
+
+def _schemas(chosen_seeds: bool) -> dict[str, Any]:
+    """The schemas as this server has them: its games by name, and ``seed`` where it takes one."""
+    from labkit import registry
+
+    properties = {**SCHEMAS["CreateTable"]["properties"],
+                  "game": {"type": "string", "enum": sorted(registry.names()),
+                           "description": "One of GET /api/games."}}
+    if chosen_seeds:
+        properties["seed"] = SEED
+    return {**SCHEMAS, "CreateTable": dict(SCHEMAS["CreateTable"], properties=properties)}
+
 
 SCHEMAS: dict[str, Any] = {
     "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
@@ -187,11 +208,10 @@ SCHEMAS: dict[str, Any] = {
                  "properties": {"games": {"type": "array", "items": {"$ref": "#/components/schemas/Game"}}}},
     "CreateTable": {"type": "object", "required": ["game"],
                     "properties": {"game": {"type": "string"},
-                                   "options": {"type": "object", "description": "Game options (engine's setup)."},
-                                   "seed": {"type": "integer", "minimum": 0,
-                                            "description": "Only where the server allows chosen seeds (tests)."},
-                                   "card_set": {"type": "string", "maxLength": 200,
-                                                "description": "The card set to play: \"own\" (the default), "
+                                   "options": {"type": ["object", "null"],
+                                               "description": "Game options (engine's setup); null: none."},
+                                   "card_set": {"type": ["string", "null"], "maxLength": 200,
+                                                "description": "The card set to play: \"own\" (the default, or null), "
                                                 "one of the server's sets (its hash, file name or set.yaml name, "
                                                 "as GET /api/games lists them), or the content hash of a set "
                                                 "already stored (one a table was made with)."}}},

@@ -28,8 +28,9 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, abort, current_app, jsonify, request, session
-from werkzeug.exceptions import Forbidden, TooManyRequests, UnsupportedMediaType
+from flask import Flask, abort, current_app, has_request_context, jsonify, request, session
+from flask.sessions import SecureCookieSessionInterface
+from werkzeug.exceptions import BadRequest, Forbidden, TooManyRequests, UnsupportedMediaType
 
 from companion.errors import TooMany
 
@@ -77,7 +78,10 @@ def _check_origin() -> None:
         raise Forbidden("Requests from other sites are refused.")
     origin = request.headers.get("Origin")
     if origin and origin != "null":
-        parts = urlsplit(origin)
+        try:
+            parts = urlsplit(origin)
+        except ValueError:   # "http://[::1" and the like: no site at all (was a 500)
+            raise BadRequest("The request's Origin header cannot be read as an address.") from None
         if parts.netloc.lower() != request.host.lower():
             raise Forbidden("Requests from other sites are refused.")
     elif origin == "null":
@@ -110,9 +114,19 @@ HEADERS = {
 }
 
 
+class _Sessions(SecureCookieSessionInterface):
+    """The session cookie (it holds the CSRF token) is ``Secure`` whenever
+    the phone reached us over HTTPS, as the table's token cookies are:
+    Flask marks it so only when ``SESSION_COOKIE_SECURE`` says so for good."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or (has_request_context() and is_secure())
+
+
 def protect(app: Flask) -> None:
     """Check every state-changing request before its view runs; give every
     answer the security headers."""
+    app.session_interface = _Sessions()
 
     @app.after_request
     def _headers(response: Any) -> Any:
@@ -125,15 +139,22 @@ def protect(app: Flask) -> None:
     @app.before_request
     def _guard() -> Any:
         _refuse_guessers()
-        if request.method not in UNSAFE_METHODS:
+        if request.method not in UNSAFE_METHODS or request.routing_exception is not None:
+            # no such page, or not with this method: its 404 or 405 is the answer
+            # (checking the body first answered a PUT anywhere under /api/ 415)
             return None
         _check_origin()
         if request.path.startswith("/api/"):
-            if not request.is_json:
+            if not request.is_json and _has_body():
                 raise UnsupportedMediaType("Send JSON (Content-Type: application/json).")
             return None
         _check_csrf()
         return None
+
+
+def _has_body() -> bool:
+    """A POST with a body (a request without one carries nothing to forge)."""
+    return bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
 
 
 # --- rate limits -------------------------------------------------------------

@@ -100,6 +100,8 @@ def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = No
     """
     if worker_class not in WORKER_CLASSES:
         raise ValueError(f"worker_class must be one of {', '.join(WORKER_CLASSES)}, not {worker_class!r}")
+    if instance_path is not None:
+        instance_path = os.path.abspath(instance_path)   # Flask takes only an absolute one (a relative one was a traceback)
     out = out or sys.stdout
     if allocator is None:
         from companion.allocator import in_use
@@ -134,7 +136,7 @@ def serve(host: str = "0.0.0.0", port: int = 5000, database_url: str | None = No
         return create_app(None, instance_path=instance_path, overrides=settings)
 
     run_gunicorn(worker_app, host, port, workers=workers, threads=threads, worker_class=worker_class,
-                 graceful_timeout=graceful_timeout)
+                 graceful_timeout=graceful_timeout, trusted_proxies=str(probe.config.get("TRUSTED_PROXIES") or ""))
 
 
 def _psycopg_gives_way() -> None:
@@ -193,16 +195,29 @@ the live streams, companion/stream.py)."""
 
 
 def run_gunicorn(make_app: Any, host: str, port: int, *, workers: int, threads: int,
-                 worker_class: str = "gevent", graceful_timeout: int = 5) -> None:
-    """gunicorn's workers, each building its own app after the fork."""
+                 worker_class: str = "gevent", graceful_timeout: int = 5, trusted_proxies: str = "") -> None:
+    """gunicorn's workers, each building its own app after the fork.
+    ``trusted_proxies`` (``TRUSTED_PROXIES``): the only addresses whose
+    ``X-Forwarded-Proto`` gunicorn believes (its own default believed
+    127.0.0.1's, so a script on the server's machine could pass for HTTPS)."""
     from gunicorn.app.base import BaseApplication
+
+    from companion.security import _trusted
+
+    forwarded = ",".join(str(network) for network in _trusted(trusted_proxies))
+    worker: Any = worker_class
+    if worker_class == "gevent":
+        from companion.worker import Worker   # gevent's, bounded per client address
+
+        worker = Worker
 
     class Companion(BaseApplication):
         def load_config(self) -> None:
             bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
             if worker_class == "gevent":
                 self.cfg.set("worker_connections", max(GEVENT_CONNECTIONS, 4 * threads))
-            for key, value in {"bind": bind, "workers": workers, "worker_class": worker_class, "threads": threads,
+            for key, value in {"bind": bind, "workers": workers, "worker_class": worker, "threads": threads,
+                               "forwarded_allow_ips": forwarded,
                                "keepalive": 75, "graceful_timeout": graceful_timeout, "timeout": 30,
                                "accesslog": None,
                                "errorlog": "-", "loglevel": "warning", "proc_name": "labkit-companion"}.items():
@@ -229,6 +244,8 @@ def _end_streams_on_stop(worker: Any) -> None:
 
     app = worker.wsgi
     collector.serve_without_pauses(app)
+    if hasattr(worker, "configure"):
+        worker.configure(app.config)   # its bounds per client address (companion/worker.py)
     connections = worker.wsgi = idle.Connections(app)
     previous = signal.getsignal(signal.SIGTERM)
 
@@ -261,6 +278,9 @@ def _stop_helpers(worker: Any) -> None:
     extensions["companion_hub"].close()
     extensions["companion_presence"].stop(timeout=1.0)
     extensions["companion_bots"].stop(timeout=2.0)
+    from companion import set_check
+
+    set_check.close()   # the card set checker, if an upload started one (atexit never runs after os._exit)
 
 
 def _worker_exit(server: Any, worker: Any) -> None:

@@ -97,7 +97,12 @@ class Broke(Exception):
 def _serve(requests: Any, answers: Any) -> None:
     """The checking process: ready once (its imports are not a check's
     time), then one check per request, each answered ``(True, checked)``
-    or ``(False, the exception)``, raised again in the serving process."""
+    or ``(False, the exception)``, raised again in the serving process.
+    It ends with the serving process, however that ends (a worker killed by
+    gunicorn's timeout or by kill -9 left it running)."""
+    from companion.bot_worker import end_with_parent
+
+    end_with_parent()
     answers.send(_ready())
     while True:
         try:
@@ -116,9 +121,11 @@ class _Checker:
     one imports the games and RDKit: about 2 s). Spawned, not forked: the
     serving process has threads (and their locks) a fork would copy mid-use.
 
-    Its answers are awaited with ``Connection.poll``, which under gevent
-    gives way to the other requests (gevent patches the selector it uses);
-    ``multiprocessing.Pool`` read them in a helper thread that, as a
+    Its answers are awaited with :func:`_readable`, which under gevent
+    gives way to the other requests. ``Connection.poll`` did not: its
+    selector was bound when the master imported multiprocessing, before the
+    worker's patching, and held the worker's only thread for the whole
+    check. ``multiprocessing.Pool`` read them in a helper thread that, as a
     greenlet, held the worker's only thread for good."""
 
     def __init__(self) -> None:
@@ -134,7 +141,7 @@ class _Checker:
         requests.close()
         answers.close()
         try:
-            started = self.conn.poll(STARTING_SECONDS) and self.conn.recv()
+            started = _readable(self.conn, STARTING_SECONDS) and self.conn.recv()
         except EOFError:   # it died while starting
             self.stop()
             raise Broke() from None
@@ -145,7 +152,7 @@ class _Checker:
     def ask(self, args: tuple[Any, ...], seconds: float) -> Checked:
         try:
             self.requests.send(args)
-            if not self.conn.poll(seconds):
+            if not _readable(self.conn, seconds):
                 raise TooLong()
             ok, value = self.conn.recv()
         except (EOFError, BrokenPipeError):
@@ -161,19 +168,53 @@ class _Checker:
         self.requests.close()
 
 
+def _readable(conn: Any, seconds: float) -> bool:
+    """Whether ``conn`` has an answer within ``seconds``: ``select.poll`` as
+    it is now, which in a gevent worker is gevent's (it waits as a greenlet)."""
+    import select
+
+    poller = select.poll()
+    poller.register(conn.fileno(), select.POLLIN)
+    return bool(poller.poll(max(0.0, seconds) * 1000))
+
+
+class Busy(Exception):
+    """Another upload's check held the checker for longer than a check may take."""
+
+
 _checker: _Checker | None = None
-_lock = threading.Lock()
+_made = threading.Lock()
+"""Held only while :func:`_turn` makes the lock below (nothing waits inside it)."""
+_one_at_a_time: Any = None
+
+
+def _turn() -> Any:
+    """The lock that lets one check at a time use the checker, made at the
+    first upload, in the serving process: a lock made when this module was
+    imported (in gunicorn's master, before the worker's gevent patching) was
+    the operating system's, and a second upload waiting on it held the
+    worker's only thread while the first could not finish: every table froze
+    until gunicorn killed the worker."""
+    global _one_at_a_time
+    with _made:
+        if _one_at_a_time is None:
+            _one_at_a_time = threading.Lock()
+        return _one_at_a_time
 
 
 def checked(data: bytes, shown: str, game: GameDescriptor, fallback_name: str, seconds: float) -> Checked:
     """:func:`check` in the checking process, waiting at most ``seconds``
     (``0``: in this process, without a bound). Raises :class:`TooLong`;
     the checking process is stopped then (and another started at the next
-    check). One check at a time per serving process."""
+    check). One check at a time per serving process: another waits for it
+    at most ``seconds`` (then :class:`Busy`)."""
     global _checker
     if not seconds:
         return check(data, shown, game, fallback_name)
-    with _lock:
+    turn = _turn()
+    if not turn.acquire(timeout=seconds):
+        raise Busy()
+    try:
         if _checker is None:
             _checker = _Checker()
         try:
@@ -182,13 +223,14 @@ def checked(data: bytes, shown: str, game: GameDescriptor, fallback_name: str, s
             _checker.stop()
             _checker = None
             raise
+    finally:
+        turn.release()
 
 
 @atexit.register
 def close() -> None:
     """Stop the checking process (at exit, before the interpreter takes its modules away)."""
     global _checker
-    with _lock:
-        checker, _checker = _checker, None
+    checker, _checker = _checker, None
     if checker is not None:
         checker.stop()

@@ -13,6 +13,9 @@ proxies from closing an idle stream and tells the page the stream is alive. A ph
 
 from __future__ import annotations
 
+import fcntl
+import struct
+import termios
 import threading
 from collections import Counter
 from typing import Any, Iterator
@@ -92,6 +95,19 @@ class Streams:
                 del self.by_address[address]
 
 
+def unread_bytes(sock: Any) -> int:
+    """Bytes written to ``sock`` that its reader has not taken yet (Linux:
+    what waits in the send queue, unsent or unacknowledged; 0 elsewhere).
+    A phone reading its stream takes every event as it comes, so this stays
+    near 0; it grows once the reader's own buffer is full."""
+    if sock is None or not hasattr(termios, "TIOCOUTQ"):
+        return 0
+    try:
+        return struct.unpack("i", fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0\0\0\0"))[0]
+    except (OSError, ValueError):
+        return 0
+
+
 @bp.get("/t/<code>/events")
 def events(code: str) -> Any:
     caller = by_cookies(clean_code(code))
@@ -101,6 +117,8 @@ def events(code: str) -> Any:
     referee = get_referee()
     hub = current_app.extensions["companion_hub"]
     heartbeat = float(current_app.config.get("HEARTBEAT_S", HEARTBEAT_S))
+    unread_most = int(current_app.config["STREAM_UNREAD_BYTES"])
+    sock = request.environ.get("gunicorn.socket")
     since = last_seen_version()
 
     app = current_app._get_current_object()  # type: ignore[attr-defined]
@@ -109,6 +127,9 @@ def events(code: str) -> Any:
         nonlocal caller
         sent = live.Sent()
         hub.watching(caller.code, +1)
+        if sock is not None:
+            # a write its reader never takes ends the stream after this long, rather than hold its place for good
+            sock.settimeout(float(app.config["STREAM_SEND_S"]))
         try:
             yield "retry: 1000\n\n"
             with turn_for_news(app):
@@ -122,6 +143,11 @@ def events(code: str) -> Any:
                 arrived = hub.wait(caller.code, caller.snap.version, heartbeat)
                 if hub.closed:
                     return   # this worker is stopping: the browser reconnects (EventSource's retry)
+                if unread_bytes(sock) > unread_most:
+                    # Its reader is not reading: a phone that is would have taken
+                    # it all by now. The stream ends and frees its place; a real
+                    # page that was only slow reconnects and catches up.
+                    return
                 if arrived is None:
                     # an event, not a comment: the page sees it, and says so
                     # when none has come for a while (companion.js)
@@ -146,6 +172,11 @@ def events(code: str) -> Any:
                     news = sent.changes(caller) if caller.snap.version != sent.version else None
         finally:
             hub.watching(caller.code, -1)
+            if sock is not None:
+                try:
+                    sock.settimeout(None)
+                except OSError:
+                    pass
 
     response = Response(stream_with_context(changes()), mimetype="text/event-stream")
     # released when the server closes the response, whether or not the

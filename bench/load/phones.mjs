@@ -42,6 +42,7 @@ import { cpuSince, now, options, rng, say, sleep, summary, thinker } from "./com
 const opt = options(process.argv.slice(2), {
   url: "http://127.0.0.1:5000", game: "", tables: 50, phones: 4, pace: "human", seconds: 15, seed: 1,
   thinkMin: 0.5, thinkMax: 2.5, setupConcurrency: 8, drain: 1.5, debug: false, bots: 0, botLevel: "medium",
+  spread: false,
 });
 if (!opt.game) {
   console.error("phones.mjs: name the game to play (--game, one of the server's games)");
@@ -70,9 +71,9 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSoc
 
 // One request; resolves to {status, headers, body} or rejects on a failed connection. A request on a
 // reused keep-alive socket that the server had just closed is sent again once (as browsers do).
-function request(method, path, { headers = {}, body = null, retry = true } = {}) {
+function request(method, path, { headers = {}, body = null, retry = true, local = undefined } = {}) {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: opt.host, port: opt.port, method, path, agent, headers });
+    const req = http.request({ host: opt.host, port: opt.port, method, path, agent, headers, localAddress: local });
     req.setTimeout(30000, () => req.destroy(new Error("timeout")));
     req.on("response", (res) => {
       const chunks = [];
@@ -84,7 +85,7 @@ function request(method, path, { headers = {}, body = null, retry = true } = {})
     req.on("error", (err) => {
       if (retry && req.reusedSocket && err.code === "ECONNRESET") {
         stats.retried++;
-        request(method, path, { headers, body, retry: false }).then(resolve, reject);
+        request(method, path, { headers, body, retry: false, local }).then(resolve, reject);
       } else {
         reject(err);
       }
@@ -93,10 +94,11 @@ function request(method, path, { headers = {}, body = null, retry = true } = {})
   });
 }
 
-async function api(method, path, payload, token) {
+async function api(method, path, payload, token, local = undefined) {
   const headers = { "Content-Type": "application/json", Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await request(method, path, { headers, body: payload === undefined ? null : JSON.stringify(payload) });
+  const res = await request(method, path, { headers, body: payload === undefined ? null : JSON.stringify(payload),
+                                            local });
   stats.setup_requests++;
   if (res.status >= 500) stats.server_errors++;
   return { status: res.status, json: res.body ? JSON.parse(res.body) : null };
@@ -211,6 +213,9 @@ class Phone {
   constructor(table, index) {
     this.table = table;
     this.index = index;
+    // `--spread 1`: each phone from an address of its own (127.10.T.P), as phones on a Wi-Fi are,
+    // so the server's bounds per address hold each phone to its own share, as in a real room
+    this.local = opt.spread ? `127.${10 + (table.index >> 8)}.${table.index & 255}.${index + 1}` : undefined;
     this.reset();
   }
 
@@ -245,7 +250,7 @@ class Phone {
 
   async page() {
     const res = await request("GET", `/t/${this.table.code}`, {
-      headers: { Accept: "text/html", Cookie: this.cookieHeader() } });
+      headers: { Accept: "text/html", Cookie: this.cookieHeader() }, local: this.local });
     stats.setup_requests++;
     if (res.status !== 200) throw new Error(`GET /t/${this.table.code}: ${res.status}`);
     this.keepCookies(res.headers);
@@ -259,7 +264,8 @@ class Phone {
   async join() {
     await this.page();
     const res = await request("POST", `/t/${this.table.code}/join`, {
-      headers: this.formHeaders(), body: new URLSearchParams({ name: `P${this.index + 1}` }).toString() });
+      headers: this.formHeaders(), body: new URLSearchParams({ name: `P${this.index + 1}` }).toString(),
+      local: this.local });
     stats.setup_requests++;
     if (res.status >= 300 && res.status !== 303) throw new Error(`join ${this.table.code}: ${res.status} ${res.body.slice(0, 200)}`);
     this.keepCookies(res.headers);
@@ -303,7 +309,7 @@ class Phone {
     const headers = { Accept: "text/event-stream", Cookie: this.cookieHeader(), "Cache-Control": "no-cache" };
     if (this.streamVersion >= 0) headers["Last-Event-ID"] = String(this.streamVersion);
     const req = http.request({ host: opt.host, port: opt.port, method: "GET", agent: false, headers,
-                               path: `/t/${code}/events?since=${this.version}` });
+                               localAddress: this.local, path: `/t/${code}/events?since=${this.version}` });
     this.stream = req;
     this.streamOpen = false;
     this.buffer = "";
@@ -398,7 +404,7 @@ class Phone {
     const started = now();
     let res;
     try {
-      res = await request("POST", `/t/${code}/act`, { headers: this.formHeaders(), body });
+      res = await request("POST", `/t/${code}/act`, { headers: this.formHeaders(), body, local: this.local });
     } catch (err) {
       if (measured) stats.failed++;
       await sleep(200);
@@ -444,7 +450,8 @@ class Table {
 
   async setUp() {
     this.closing = false;
-    const created = await api("POST", "/api/tables", { game: opt.game, seed: tableSeed++ });
+    const host = this.phones[0].local;   // --spread: the host is the first phone (its own address)
+    const created = await api("POST", "/api/tables", { game: opt.game, seed: tableSeed++ }, undefined, host);
     if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.json)}`);
     this.code = created.json.code;
     this.hostToken = created.json.host_token;
@@ -455,14 +462,14 @@ class Table {
     // Bot seats (--bots N): seated by the host's token after the phones, so
     // the phones keep seats 0.. and a bot plays the seats after them.
     for (let i = 0; i < opt.bots; i++) {
-      const added = await api("POST", `/api/tables/${this.code}/bots`, { level: opt.botLevel }, this.hostToken);
+      const added = await api("POST", `/api/tables/${this.code}/bots`, { level: opt.botLevel }, this.hostToken, host);
       if (added.status !== 201) throw new Error(`bot: ${added.status} ${JSON.stringify(added.json)}`);
     }
     for (const phone of this.phones) phone.openStream();
     await this.streamsOpen();
     let version = Math.max(...this.phones.map((p) => p.version));
-    if (opt.bots) version = (await api("GET", `/api/tables/${this.code}/version`)).json.version;
-    const started = await api("POST", `/api/tables/${this.code}/start`, { version }, this.hostToken);
+    if (opt.bots) version = (await api("GET", `/api/tables/${this.code}/version`, undefined, undefined, host)).json.version;
+    const started = await api("POST", `/api/tables/${this.code}/start`, { version }, this.hostToken, host);
     if (started.status !== 200) throw new Error(`start: ${started.status} ${JSON.stringify(started.json)}`);
     stats.tables_started++;
   }

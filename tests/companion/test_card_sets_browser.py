@@ -33,6 +33,22 @@ def test_the_host_uploads_a_set_on_the_create_page_and_the_table_names_it(browse
     ctx = browser.new_context(**PHONE)
     page = ctx.new_page()
     page.set_default_timeout(10_000)
+
+    # A refused upload on the page's last game form: its sentence is on the screen when the
+    # answer comes, not below the fold (found: a phone showed the page's top, the refusal unseen).
+    (tmp_path / "broken.zip").write_bytes(b"PK\x03\x04 not really a zip")
+    page.goto(server.url + "/")
+    last = page.locator("form.host-game").last
+    last.locator("summary", has_text="Card set").tap()
+    last.get_by_text("A card set's zip from this device").tap()
+    last.locator("input[type=file]").set_input_files(str(tmp_path / "broken.zip"))
+    last.locator("button[type=submit]").tap()
+    page.wait_for_selector("#set-problems", timeout=60_000)   # the first upload starts the set checker
+    top, bottom, height = page.evaluate("() => { const r = document.getElementById('set-problems')"
+                                        ".getBoundingClientRect(); return [r.top, r.bottom, innerHeight]; }")
+    assert 0 <= top < height, (top, bottom, height)
+    assert "broken.zip" in page.inner_text("#set-problems")
+
     page.goto(server.url + "/")
     form = page.locator("#host-compounded")
     form.locator("summary", has_text="Card set").tap()

@@ -187,3 +187,52 @@ def test_a_server_can_make_longer_codes_and_still_reads_the_old_ones(tmp_path: A
     longer.extensions["companion_store"].db.close()
     with pytest.raises(ValueError, match="CODE_LENGTH"):
         make_app(tmp_path, CODE_LENGTH=30)
+
+
+def test_every_path_that_tells_a_live_code_from_a_dead_one_counts_the_guess(tmp_path: Any, toy: Any) -> None:
+    """Found by an attacker: ``/join?code=`` told a live code (303) from a dead
+    one (404) without counting it, 25,800-35,900 guesses a minute. Every route
+    that names a code, each method: where the answer for a code that names
+    no table differs from the answer for a live one, that miss costs the
+    address its only lookup (``lookup=1/3600`` here): a second miss is then
+    one too many, and the address's next look at the live table is refused."""
+    import re
+
+    from tests.companion.conftest import Api, make_app
+
+    app = make_app(tmp_path, RATE_LIMITS={"lookup": (1, 3600.0)})
+    live = Api(app.test_client()).table(players=["Ada", "Bo"])["code"]
+    addresses = iter(f"198.51.100.{n}" for n in range(1, 255))
+
+    def send(path: str, method: str) -> tuple[Any, Any]:
+        client = app.test_client()
+        client.environ_base["REMOTE_ADDR"] = next(addresses)
+        if method == "GET":
+            return client, client.get(path)
+        if path.startswith("/api/"):
+            return client, client.post(path, json={})
+        page = client.get("/").get_data(as_text=True)
+        token = re.search(r'"X-CSRF-Token": "([^"]+)"', page).group(1)
+        return client, client.post(path, data={"csrf_token": token}, headers={"X-CSRF-Token": token})
+
+    tried = oracles = 0
+    for rule in app.url_map.iter_rules():
+        if "code" not in rule.arguments and rule.rule != "/join":
+            continue
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            def url(code: str) -> str:
+                if rule.rule == "/join":
+                    return f"/join?code={code}"
+                return rule.build({"code": code, **{a: 0 if a == "seat" else "x" * 24 for a in rule.arguments
+                                                    if a != "code"}})[1]
+            tried += 1
+            _, known = send(url(live), method)
+            guesser, missed = send(url("QQQQQ"), method)
+            if missed.status_code == known.status_code:
+                continue          # the answer tells nothing
+            oracles += 1
+            guesser.get("/api/tables/QQQQR")           # a second miss: past the one lookup only if the first counted
+            after = guesser.get(f"/api/tables/{live}")
+            assert after.status_code == 429, (method, rule.rule, known.status_code, missed.status_code)
+    assert tried >= 20 and oracles >= 10, (tried, oracles)
+    app.extensions["companion_store"].db.close()

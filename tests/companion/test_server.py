@@ -246,8 +246,12 @@ def _bot_table(base: str) -> str:
 
 
 def _group(pgid: int) -> list[str]:
-    out = subprocess.run(["ps", "-eo", "pid=,pgid=,ppid=,args="], capture_output=True, text=True).stdout
-    return [line for line in out.splitlines() if line.split()[1] == str(pgid)]
+    """The live processes of the server's group: pid, pgid, ppid, command. A
+    zombie is no process left running: one whose parent ended is the init
+    process's to reap, and a container's init may be slow to."""
+    out = subprocess.run(["ps", "-eo", "pid=,pgid=,ppid=,stat=,args="], capture_output=True, text=True).stdout
+    return [" ".join(line.split()[:3] + line.split()[4:]) for line in out.splitlines()
+            if line.split()[1] == str(pgid) and not line.split()[3].startswith("Z")]
 
 
 @pytest.mark.slow

@@ -38,7 +38,7 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
-from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, RequestTimeout
+from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge, RequestTimeout
 
 REFUSED = "labkit.body_refused"
 """The environ key that carries a refusal from the reader to the app."""
@@ -170,8 +170,20 @@ def install(app: Any) -> None:
     larger: dict[str, int] = app.extensions.setdefault("companion_larger_bodies", {})
     inner: Callable[..., Iterable[bytes]] = app.wsgi_app
 
+    def most(environ: dict[str, Any]) -> int:
+        """The body limit of this request: by its path (the create form), or
+        the ``max_body`` its view declares (a paper page's photo), else the default."""
+        default = int(config["MAX_CONTENT_LENGTH"])
+        if environ.get("PATH_INFO") in larger or environ.get("REQUEST_METHOD") != "POST":
+            return limit_for(environ, default, larger)
+        try:
+            endpoint, _ = app.url_map.bind_to_environ(environ).match()
+        except HTTPException:   # no such page: the app answers it, with no body read past the default
+            return default
+        return int(getattr(app.view_functions.get(endpoint), "max_body", None) or default)
+
     def body_first(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        refusal = read_body(environ, limit_for(environ, int(config["MAX_CONTENT_LENGTH"]), larger),
+        refusal = read_body(environ, most(environ),
                             float(config["BODY_SECONDS"]), float(config["BODY_BYTES_PER_S"]))
         if refusal is None:
             return inner(environ, start_response)

@@ -204,6 +204,11 @@ def database_url(request: Any, tmp_path: Path) -> Iterator[str]:
 
 # --- a real server in a subprocess -------------------------------------------------
 
+ONE_ADDRESS = {"LABKIT_CONNECTIONS_PER_ADDRESS": "0", "LABKIT_STREAMS_PER_ADDRESS": "1000"}
+"""Settings for a server whose many phones are all one browser on 127.0.0.1 (a
+module's tests sharing one server): the bounds per address are for a room's
+devices, each with its own address (docs/deploy.md)."""
+
 def need_htmx() -> None:
     if not HTMX_FILE.exists():
         pytest.skip(f"{HTMX_FILE} is missing: `make {HTMX_FILE.relative_to(ROOT)}` fetches it from npm")

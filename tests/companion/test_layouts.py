@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator
 import pytest
 
 from companion.client import call
-from tests.companion.conftest import need_htmx
+from tests.companion.conftest import ONE_ADDRESS, need_htmx
 from tests.conftest import Server
 from tests.companion.labnotes.robot import robot_move
 
@@ -191,7 +191,8 @@ def base(tmp_path_factory: Any) -> Iterator[str]:
     if "labnotes" not in registry.games():
         pytest.skip("the Lab Notes engine is not registered")
     need_htmx()
-    server = Server(tmp_path_factory.mktemp("layouts") / "instance", games=GAMES).start()
+    # every phone of the module is on 127.0.0.1, where a table's phones have addresses of their own
+    server = Server(tmp_path_factory.mktemp("layouts") / "instance", games=GAMES, env=ONE_ADDRESS).start()
     yield server.url
     server.stop()
 

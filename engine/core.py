@@ -272,6 +272,19 @@ class Game(abc.ABC, Generic[S]):
         a few words ("the atom deck ran out"); ``None``: the game does not say."""
         return None
 
+    ranked: ClassVar[bool] = False
+    """Whether a seat's total is a ranking code rather than points (Organic
+    Soup's 1,010,201: life, then recipes by level, then molecules): codes
+    order the seats but an average of them means nothing, so reports give
+    places and win shares (:mod:`engine.bots.balance`, ``labkit play``)."""
+
+    def standings(self, state: S) -> tuple[float, ...]:
+        """Each seat's standing now, higher better, for a report's lead
+        changes (read once a round). The default: the totals of
+        :meth:`result`; a game whose running total says little before the
+        end may give its own."""
+        return tuple(s.total for s in self.result(state).scores)
+
     def round_of(self, state: S) -> int | None:
         """The round being played (the last one, once over), counted as the
         rulebook counts them; ``None``: the state keeps no count (a report

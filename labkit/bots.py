@@ -42,22 +42,37 @@ def play(name: str, players: int, levels: list[str], games: int, seed: int, opti
         return play_many(NamedGame(name), matches, clock=time.perf_counter, map=pool.map, progress=progress)
 
 
-def tables(title: str, records: list[GameRecord], players: int) -> list[Table]:
+def tables(title: str, records: list[GameRecord], players: int, ranked: bool = False) -> list[Table]:
+    """The tables of ``labkit play``; a game whose totals are ranking codes
+    (``Game.ranked``) gets places, never an average of its codes."""
     t = tally(records)
-    return [_levels(title, t, players), _seats(t, players), _lengths(t), _times(t)]
+    return [_levels(title, t, players, ranked), _seats(t, players), _lengths(t), _times(t)]
 
 
-def _levels(title: str, t: Tally, players: int) -> Table:
+def _levels(title: str, t: Tally, players: int, ranked: bool = False) -> Table:
     table = Table(title=f"{title}: {t.games} bot games, {players} player{'s' if players != 1 else ''}",
-                  caption="A shared win is split among its winners; 95% CI: Wilson's interval.")
-    for col in ("level", "seats", "wins", "rate", "95% CI", "mean score", "low", "high"):
+                  caption="A shared win is split among its winners; 95% CI: Wilson's interval."
+                  + (" Its totals rank the seats (codes, not points): places, 1 the best." if ranked else ""))
+    extra = (("mean place", *(f"{_ordinal(p)}" for p in range(1, players + 1))) if ranked
+             else ("mean score", "low", "high"))
+    for col in ("level", "seats", "wins", "rate", "95% CI", *extra):
         table.add_column(col, justify="left" if col == "level" else "right")
     for level in t.seats_by_level:
         rate, low, high = t.win_rate(level)
-        scores = t.scores_by_level[level]
+        if ranked:
+            places = t.places_by_level[level]
+            cells = (f"{t.mean_place(level):.2f}",
+                     *(f"{sum(1 for x in places if x == p) / len(places):.0%}" for p in range(1, players + 1)))
+        else:
+            scores = t.scores_by_level[level]
+            cells = (f"{t.mean_score(level):,.1f}", f"{min(scores):,}", f"{max(scores):,}")
         table.add_row(level, str(t.seats_by_level[level]), f"{t.wins_by_level.get(level, 0):g}", f"{rate:.0%}",
-                      f"{low:.0%}-{high:.0%}", f"{t.mean_score(level):,.1f}", f"{min(scores):,}", f"{max(scores):,}")
+                      f"{low:.0%}-{high:.0%}", *cells)
     return table
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
 
 
 def _seats(t: Tally, players: int) -> Table:

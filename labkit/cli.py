@@ -460,7 +460,7 @@ def play_bots(game: str, levels: list[str], games: int, seed: int, players: int 
         task = progress.add_task(f"{desc.title}: bot games", total=games)
         records = bots.play(game, players, levels, games, seed, setup, budget, processes,
                             progress=lambda record: progress.advance(task))
-    for table in bots.tables(desc.title, records, players):
+    for table in bots.tables(desc.title, records, players, ranked=new_game(desc).ranked):
         console.print(table)
 
 
@@ -493,17 +493,27 @@ def _counts(ctx, param, value: str | None) -> list[int] | None:
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Play the games on a Dask cluster instead (e.g. tcp://host:8786); the same seed gives the "
                    "same report.")
+@click.option("--effect-games", type=click.IntRange(0, 1_000_000), default=None,
+              help="Games of each leave-one-out: the first cards to look at, each played again as a typical card "
+                   "of its kind (default: as many as --games; 0: none).")
+@click.option("--ladder-games", type=click.IntRange(0, 1_000_000), default=40, show_default=True,
+              help="Games of the skill ladder, of each set: --ladder-bot against random at 2 players (0: none).")
+@click.option("--ladder-bot", default="greedy", show_default=True, type=click.Choice(["greedy", "planner"]),
+              help="The level the ladder sets against random (the planner takes about a second a decision).")
 def balance(folder: Path, games: int, other: Path | None, levels: list[str], players: list[int] | None, seed: int,
-            out: Path | None, workers: int | None, scheduler: str | None) -> None:
+            out: Path | None, workers: int | None, scheduler: str | None, effect_games: int | None,
+            ladder_games: int, ladder_bot: str) -> None:
     """Play bot games of the card set in FOLDER (or zip) and of the game's
-    own set (or --against OTHER), and write one HTML report with the
-    figures beside the other set's, the differences larger than their
-    noise marked: seat advantage, scores, game length, end conditions,
-    every card's use and its users' win rate."""
+    own set (or --against OTHER), and write one HTML report: the cards to
+    look at first (what changed in their data, what the games showed, how
+    sure after correcting for the number of figures tested), then seat
+    advantage, scores or places, game length, lead changes, end conditions
+    and every card's use beside the other set's."""
     from engine.data import DataError
     from labkit import balance as work
     from labkit.balance_html import render
     from labkit.cardsets import cardset, open_set
+    from labkit.progress import ProgressLine
 
     try:
         this = open_set(folder)
@@ -518,26 +528,27 @@ def balance(folder: Path, games: int, other: Path | None, levels: list[str], pla
     if wrong:
         _fail(f"{desc.title} is for {desc.min_players} to {desc.max_players} players, not {wrong[0]}")
     out = out or Path("output") / "balance" / f"{Path(folder).stem}.html"
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=True) as progress:
-        task = progress.add_task(f"{desc.title}: bot games", total=2 * games)
-        try:
-            data = work.report(this, theirs, games, levels, counts, seed, workers, scheduler,
-                               progress=lambda done: progress.update(task, completed=done))
-        except OSError as exc:  # a scheduler that cannot be reached
-            _fail(f"the Dask scheduler at {scheduler}: {exc}")
+    try:
+        data = work.report(this, theirs, games, levels, counts, seed, workers, scheduler,
+                           progress=ProgressLine(err.file), effect_games=games if effect_games is None else effect_games,
+                           ladder_games=ladder_games, ladder_bot=ladder_bot)
+    except OSError as exc:  # a scheduler that cannot be reached
+        _fail(f"the Dask scheduler at {scheduler}: {exc}")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(render(data), encoding="utf-8")
         out.with_suffix(".json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     except OSError as exc:
         _fail(f"{exc.filename or out}: {exc.strerror or exc}")
-    console.print(f"[green]wrote[/green] {out} and {out.with_suffix('.json').name}: {games} games of each set",
-                  highlight=False)
-    for line in data["marked"][:10]:
-        console.print(f"  {line}", highlight=False, markup=False)
-    if len(data["marked"]) > 10:
-        console.print(f"  ... and {len(data['marked']) - 10} more marked in the report", highlight=False)
+    console.print(f"[green]wrote[/green] {out} and {out.with_suffix('.json').name}: {games} games of each set, "
+                  f"played {data['ran_on']['said'] if data['ran_on'] else 'earlier'}", highlight=False)
+    if not data["look_at"]:
+        console.print("  no card to look at: no card's figures differ beyond the noise (Benjamini-Hochberg, 5%)",
+                      highlight=False)
+    for card in data["look_at"][:10]:
+        console.print(f"  look at {card['name']} ({card['card']}): {card['why']}", highlight=False, markup=False)
+    if len(data["look_at"]) > 10:
+        console.print(f"  ... and {len(data['look_at']) - 10} more cards to look at in the report", highlight=False)
 
 
 def _limits(ctx, param, values: tuple[str, ...]) -> dict | None:

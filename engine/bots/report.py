@@ -59,6 +59,9 @@ class Tally:
     games_with_level: dict[str, int] = field(default_factory=dict)
     wins_by_seat: dict[int, float] = field(default_factory=dict)
     scores_by_level: dict[str, list[int]] = field(default_factory=dict)
+    places_by_level: dict[str, list[int]] = field(default_factory=dict)
+    """Each seat's place (1 the best, a tie sharing the better place): what
+    a game whose totals are ranking codes reports instead of its scores."""
     lengths: list[int] = field(default_factory=list)
     times_by_level: dict[str, list[float]] = field(default_factory=dict)
     stopped: int = 0
@@ -76,6 +79,8 @@ class Tally:
         for seat, level in enumerate(levels):
             self.seats_by_level[level] = self.seats_by_level.get(level, 0) + 1
             self.scores_by_level.setdefault(level, []).append(record.scores[seat])
+            place = 1 + sum(1 for t in record.scores if t > record.scores[seat])
+            self.places_by_level.setdefault(level, []).append(place)
         for seat in record.winners:
             share = 1.0 / len(record.winners)
             self.wins_by_level[levels[seat]] = self.wins_by_level.get(levels[seat], 0.0) + share
@@ -99,6 +104,10 @@ class Tally:
     def mean_score(self, level: str) -> float:
         scores = self.scores_by_level.get(level, [])
         return sum(scores) / len(scores) if scores else 0.0
+
+    def mean_place(self, level: str) -> float:
+        places = self.places_by_level.get(level, [])
+        return sum(places) / len(places) if places else 0.0
 
     def times(self, level: str) -> tuple[float, float, float]:
         """Seconds per decision of ``level``: ``(p50, p95, max)``."""

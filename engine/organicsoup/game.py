@@ -65,6 +65,7 @@ class OrganicSoup(Game[State]):
     title = "Organic Soup"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    ranked = True  # its totals rank the seats (ending.py WEIGHTS): codes, not points (engine/core.py)
 
     def __init__(self, cards: OrganicSoupCards) -> None:
         self.cards = cards

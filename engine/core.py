@@ -273,8 +273,8 @@ class Game(abc.ABC, Generic[S]):
         return None
 
     ranked: ClassVar[bool] = False
-    """Whether a seat's total is a ranking code rather than points (Organic
-    Soup's 1,010,201: life, then recipes by level, then molecules): codes
+    """Whether a seat's total is a ranking code rather than points (a code
+    like 1,010,201 that weighs one tally above the next): codes
     order the seats but an average of them means nothing, so reports give
     places and win shares (:mod:`engine.bots.balance`, ``labkit play``)."""
 

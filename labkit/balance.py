@@ -23,7 +23,7 @@ from engine.bots.balance import figures, match_of, play_for_report
 from engine.bots.compare import compare
 from engine.core import Game
 from engine.data import CardFiles
-from labkit import balance_rows, registry, setfiles
+from labkit import balance_effect, balance_rows, registry, setfiles
 from labkit.cardsets import CardSet, display_path
 
 FORMAT = 2
@@ -174,8 +174,6 @@ def report(this: CardSet, other: CardSet, games: int, levels: Sequence[str], pla
     first, each set's figures and their corrected differences; with
     ``effect_games``, the leave-one-out of the first cards to look at; with
     ``ladder_games``, how much ``ladder_bot`` beats random in each set."""
-    from labkit import balance_effect
-
     runner = Runner(workers, scheduler, progress, cache=cache)
     sources = [SetSource.of(this), SetSource.of(other)]
     played = runner(sources, games, levels, players, seed)
@@ -185,8 +183,8 @@ def report(this: CardSet, other: CardSet, games: int, levels: Sequence[str], pla
     cards = list(dict.fromkeys([*figs[0]["cards"], *figs[1]["cards"]]))
     changed = balance_rows.changes(this.set_files, other.set_files, cards, this.game.columns)
     found = compare(figs[0], figs[1], changed)
-    effects = balance_effect.leave_one_out(this, other, found["look_at"], played[0], runner, effect_games, levels, players,
-                                           seed) if effect_games else None
+    effects = balance_effect.leave_one_out(this, other, found["look_at"], played[0], runner, SetSource.of_files,
+                                           effect_games, levels, players, seed) if effect_games else None
     ladder = balance_effect.ladder(sources, runner, ladder_games, ladder_bot, this.game, seed) if ladder_games else None
     return {
         "format": FORMAT,

@@ -7,8 +7,8 @@ games (the report says how many):
   as in the other set), or, for a card the author did not change, its
   fields replaced by those of a typical card of its kind (its id and place in its file
   kept, so the same seeds deal the same way), played on the same matches;
-  where the game refuses every stand-in tried (Organic Soup's recipes must
-  each be a new molecule), the set without the card (the deals then differ
+  where the game refuses every stand-in tried (a game whose cards must each
+  be a different molecule), the set without the card (the deals then differ
   from the card on).
   For each game in which a seat used the card, the win share of those seats
   is compared with the same seats' in the same match without the card: the
@@ -64,12 +64,11 @@ def _stand_ins(cs: CardSet, card: str, played: Sequence[Mapping[str, Any]]) -> t
 
 
 def leave_one_out(cs: CardSet, other: CardSet, look_at: Sequence[Mapping[str, Any]], played: Sequence[Mapping[str, Any]],
-                  runner: Callable, games: int, levels: Sequence[str], players: Sequence[int], seed: int
-                  ) -> list[dict[str, Any]]:
+                  runner: Callable, source_of: Callable[[str, Mapping[str, bytes], str], Any], games: int,
+                  levels: Sequence[str], players: Sequence[int], seed: int) -> list[dict[str, Any]]:
     """The leave-one-out of the first :data:`MAX_CARDS` cards of ``look_at``
-    (see the module's note), ``games`` matches each (at most the report's)."""
-    from labkit.balance import SetSource
-
+    (see the module's note), ``games`` matches each (at most the report's);
+    ``source_of(game, files, shown)`` makes a set the runner can play."""
     games = min(games, len(played))
     rows = balance_rows.rows(cs.set_files)
     out = []
@@ -83,7 +82,7 @@ def leave_one_out(cs: CardSet, other: CardSet, look_at: Sequence[Mapping[str, An
         for stand_in in [*undo, *candidates[:TRIES], None]:
             model = theirs[1] if stand_in == UNDONE else None
             files = balance_rows.replaced(cs.set_files, card, stand_in, model)
-            source = SetSource.of_files(cs.game.name, files, f"{cs.folder} ({card} as {stand_in or 'nothing'})")
+            source = source_of(cs.game.name, files, f"{cs.folder} ({card} as {stand_in or 'nothing'})")
             try:
                 source()
             except DataError as exc:
@@ -122,7 +121,7 @@ def _paired(card: str, with_it: Sequence[Mapping[str, Any]], without: Sequence[M
     return {"used_in": n, "won": won, "won_without": won_without, "effect": mean, "low": low, "high": high,
             "said": f"in the {n} games a seat used it, its users won {won:g} ({won / n:.0%}); on the same matches "
                     f"{_as(stand_in)}, the same seats won {won_without:g} "
-                    f"({won_without / n:.0%}): {100 * mean:+.0f} points"
+                    f"({won_without / n:.0%}): {100 * mean:+.0f} percentage points"
                     + (f" ({100 * low:+.0f} to {100 * high:+.0f}, 95%)" if n > 1 else "")}
 
 

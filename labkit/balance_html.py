@@ -97,7 +97,7 @@ def _look_at(report: Mapping[str, Any]) -> str:
             out.append("<table><tr><th>file</th><th>field</th><th>compared with</th><th>this set</th></tr>"
                        + "".join(f"<tr><td>{_e(f['file'])}</td><td>{_e(f['field'])}</td><td>{_e(f['other'])}</td>"
                                  f"<td>{_e(f['this'])}</td></tr>" for f in c["changed"]) + "</table>")
-        said = [g["said"] + (f" (difference {100 * g['difference']:+.0f} points, {100 * g['low']:+.0f} to "
+        said = [g["said"] + (f" (difference {100 * g['difference']:+.0f} percentage points, {100 * g['low']:+.0f} to "
                              f"{100 * g['high']:+.0f}, {g['level']:.1%} interval)" if g.get("level") else "")
                 for g in c["games"]]
         if c["winning"]:

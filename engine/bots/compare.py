@@ -183,7 +183,7 @@ def sentence(f: Figure) -> str:
     if f.kind == "rate":
         said = (f"{f.this['rate']:.0%} ({_count(f.this)}) here against {f.other['rate']:.0%} "
                 f"({_count(f.other)})")
-        diff = f"{100 * f.difference:+.0f} points"
+        diff = f"{100 * f.difference:+.0f} percentage points"
         interval = (f"{100 * f.interval[0]:+.0f} to {100 * f.interval[1]:+.0f}" if f.interval else "")
     else:
         said = f"{f.this['mean']:.3g} here against {f.other['mean']:.3g} on average"
@@ -222,7 +222,7 @@ def look_at(figs: Sequence[Figure], this: Mapping[str, Any], other: Mapping[str,
                 if fields else "unchanged in the data (its use changed with the cards around it)")
         shown = _verb_words(top, told)
         level = f"{top.level:.1%}"
-        why = (f"{what}; {shown}: {100 * top.difference:+.0f} points ({100 * top.interval[0]:+.0f} to "
+        why = (f"{what}; {shown}: {100 * top.difference:+.0f} percentage points ({100 * top.interval[0]:+.0f} to "
                f"{100 * top.interval[1]:+.0f}, {level} interval after the correction).")
         win = next((f for f in mine if f.verb == "won"), None)
         out.append({

@@ -9,7 +9,9 @@ import re
 
 import pytest
 
-from engine.bots.balance import figures, two_proportions
+from engine.bots.balance import _Lead, figures
+from engine.bots.compare import compare
+from engine.bots.stats import benjamini_hochberg
 from labkit import registry
 from labkit.balance import report
 from labkit.cardsets import cardset, open_set
@@ -22,7 +24,7 @@ VERBS = {  # what each game's rulebook does with its cards (engine/<game>/uses.p
     "organicsoup": {"built", "by a reaction"},
     "synthesis": {"completed"},
 }
-FIGURES = {"games", "seat_advantage", "scores", "rounds", "actions", "end_conditions", "cards"}
+FIGURES = {"games", "seat_advantage", "rounds", "actions", "lead_changes", "end_conditions", "seat_tests", "cards"}
 
 
 def test_every_game_is_covered():
@@ -42,8 +44,11 @@ def test_a_small_report_is_one_self_contained_page_with_its_figures(game, tmp_pa
     folder = tmp_path / "my-set"
     new_set(registry.find(game), folder)
     out = tmp_path / "report" / "mine.html"
-    run = labkit("balance", folder, "--games", "2", "--players", "2", "--workers", "1", "--out", out)
+    run = labkit("balance", folder, "--games", "2", "--players", "2", "--workers", "1", "--out", out,
+                 "--ladder-games", "1")
     assert run.code == 0, run
+    assert "bot games: 4 of 4 (100%)" in run.text  # a progress line where no terminal redraws one
+    assert "no card to look at" in run.text
     assert sorted(p.name for p in out.parent.iterdir()) == ["mine.html", "mine.json"]
     page = out.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and page.count("<svg") >= 4
@@ -52,6 +57,8 @@ def test_a_small_report_is_one_self_contained_page_with_its_figures(game, tmp_pa
     assert data["game"] == game and data["games"] == 2 and len(data["figures"]) == 2
     mine, theirs = data["figures"]
     assert FIGURES <= set(mine)
+    ranked = registry.find(game).game(cardset(registry.find(game)).cards).ranked
+    assert data["ranked"] == ranked and ("ranks" in mine) == ranked and ("scores" in mine) != ranked
     seats = mine["seat_advantage"]["2"]
     assert len(seats) == 2 and all(0 <= s["low"] <= s["rate"] <= s["high"] <= 1 for s in seats)
     assert sum(s["hits"] for s in seats) == pytest.approx(2)  # a game's win shares add up to one
@@ -62,12 +69,16 @@ def test_a_small_report_is_one_self_contained_page_with_its_figures(game, tmp_pa
     assert used and used <= VERBS[game], used  # the bots did something with cards, in the rulebook's words
     # an unchanged copy plays the very same games as the game's own set: nothing differs
     assert mine == theirs and data["marked"] == [] and not any(d["marked"] for d in data["differences"])
+    assert data["look_at"] == [] and data["changed"] == {} and data["ran_on"]["where"] == "here"
+    assert data["ladder"]["games"] == 1 and len(data["ladder"]["sets"]) == 2
 
 
 def test_the_same_seed_gives_the_same_report_however_many_workers(tmp_path):
     this = cardset(registry.find("organicsoup"))
     one = report(this, this, 6, ["greedy"], [2, 3], seed=5, workers=1)
     two = report(this, this, 6, ["greedy"], [2, 3], seed=5, workers=2)
+    assert (one.pop("ran_on")["where"], two.pop("ran_on")["said"]) == ("here", "in a pool of 2 processes on "
+                                                                       + __import__("socket").gethostname())
     assert json.dumps(one, sort_keys=True) == json.dumps(two, sort_keys=True)
     other = report(this, this, 6, ["greedy"], [2, 3], seed=6, workers=1)
     assert other["figures"] != one["figures"]  # the seed does choose the games
@@ -80,6 +91,10 @@ def test_a_dask_cluster_gives_the_same_report_as_the_local_run():
     local = report(this, this, 4, ["greedy"], [2], seed=3, workers=2)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         remote = report(this, this, 4, ["greedy"], [2], seed=3, scheduler=cluster.scheduler_address)
+    where = remote.pop("ran_on")
+    local.pop("ran_on")
+    assert where["where"] == "dask" and where["scheduler"] == cluster.scheduler_address and where["workers"] == 2
+    assert where["hosts"] and where["said"].startswith(f"on the Dask scheduler at {cluster.scheduler_address}")
     assert json.dumps(remote, sort_keys=True) == json.dumps(local, sort_keys=True)
 
 
@@ -89,50 +104,81 @@ def _game(index: int, players: int, winners: list[int], uses: list, in_play: lis
             "uses": uses, "in_play": in_play}
 
 
-def test_a_card_far_outside_the_rest_is_flagged_and_its_users_win_rate_measured():
-    names = {f"c{i}": f"Card {i}" for i in range(12)}
-    games = []
-    for k in range(60):
-        # every card is in play; card c0 is claimed in every game by the winner, the others in one game in six
-        uses = [[k % 2, "c0", "claimed"]] + [[1 - k % 2, f"c{1 + k % 11}", "claimed"]] * (k % 6 == 0)
-        games.append(_game(k, 2, [k % 2], uses, sorted(names)))
-    cards = figures(games, names)["cards"]
-    assert cards["c0"]["verbs"]["claimed"]["rate"] == 1.0 and cards["c0"]["win_used"]["rate"] == 1.0
-    assert any("claimed more often" in f for f in cards["c0"]["flags"])
-    assert any("won more often" in f for f in cards["c0"]["flags"])
-    assert not any(c.get("flags") for cid, c in cards.items() if cid != "c0")
-    assert two_proportions(30, 50, 20, 50) == pytest.approx(2.0, abs=0.01)
+def _noise(seed: int, lift: dict[str, float] | None = None, cards: int = 30, games: int = 200) -> list[dict]:
+    """Synthetic games: every card in play, each claimed with chance 0.3 (or
+    its ``lift``), the claimant winning half the time."""
+    import random
+
+    rng, lift = random.Random(seed), lift or {}
+    out = []
+    for k in range(games):
+        uses = [[rng.randrange(2), f"c{i}", "claimed"] for i in range(cards)
+                if rng.random() < lift.get(f"c{i}", 0.3)]
+        out.append(_game(k, 2, [rng.randrange(2)], uses, [f"c{i}" for i in range(cards)]))
+    return out
 
 
-def test_a_notecard_made_easier_is_claimed_more_often_and_the_report_marks_it(tmp_path):
-    """Lab Notes' Urea notecard made clearly easier (its compound now water,
-    H2O: three atoms on the sheet instead of urea's eight): greedy bots claim
-    it when it is in the line, and never claim the real one. Measured over
-    six seeds at 60 games of each set (2 players): in play in 8-22% of
-    games, claimed 29-80% of those against 0%, marked at five seeds of six
-    (|z| 2.0-3.7); this seed gives z 2.1."""
-    from labkit.balance_html import render
+def test_pure_noise_marks_no_card_and_a_real_change_is_found_with_its_counts():
+    """No flags column any more: a card is looked at only when its figures
+    survive Benjamini-Hochberg. Old code flagged cards against the median of
+    all cards; here 20 noise sets of 30 cards at 200 games list at most one
+    card in all (5% false discovery rate under no change at all: about one
+    set in twenty may show one)."""
+    names = {f"c{i}": f"Card {i}" for i in range(30)}
+    base = figures(_noise(0), names)
+    false_looks = [len(compare(figures(_noise(seed), names), base)["look_at"]) for seed in range(1, 21)]
+    assert sum(false_looks) <= 1, false_looks
+    assert all(not t["advantage"] for t in base["seat_tests"])
+    changed = {"c7": [{"file": "cards.csv", "field": "points", "this": "9", "other": "3", "rules": True}]}
+    found = compare(figures(_noise(1, {"c7": 0.5}), names), base, changed)
+    assert [c["card"] for c in found["look_at"]] == ["c7"]
+    card = found["look_at"][0]
+    assert card["name"] == "Card 7" and card["changed"] == changed["c7"]
+    assert "points '3' -> '9'" in card["why"]
+    mine, theirs = card["games"][0]["this"], card["games"][0]["other"]
+    assert f"claimed in {mine['hits']:g} of 200 games here, against {theirs['hits']:g} of 200" in card["why"]
+    claimed = card["games"][0]
+    assert claimed["low"] > 0 and claimed["level"] > 0.95  # an interval widened for the figures tested
+    assert found["power"]["changed_card_rate"] < found["power"]["card_rate"]
 
-    folder = tmp_path / "easy-urea"
-    new_set(registry.find("labnotes"), folder)
-    cards = folder / "notecards.csv"
-    text = cards.read_text(encoding="utf-8")
-    assert "\nurea,compound,Urea,CO(NH2)2,NC(N)=O," in text
-    cards.write_text(text.replace("\nurea,compound,Urea,CO(NH2)2,NC(N)=O,", "\nurea,compound,Urea,H2O,O,"),
-                     encoding="utf-8")
-    this = open_set(folder)
-    data = report(this, cardset(this.game), 60, ["greedy"], [2], seed=1, workers=2)
-    mine, theirs = (f["cards"]["urea"]["verbs"]["claimed"] for f in data["figures"])
-    assert mine["times"] > 0 and theirs["times"] == 0 and mine["rate"] > theirs["rate"]
-    claimed = next(d for d in data["differences"] if d["where"] == "urea: claimed")
-    assert claimed["marked"] and claimed["z"] >= 1.96
-    assert any(line.startswith("cards, urea: claimed:") for line in data["marked"])
-    # the page says so too: in the list of what changed, and on the card's row
-    page = render(data)
-    changed = page[page.index("What changed"):page.index("Seat advantage")]
-    assert "urea: claimed" in changed
-    row = next(r for r in page.split("<tr>") if "<small>(urea)</small>" in r)
-    assert "class='marked'" in row
+
+def test_benjamini_hochberg_keeps_the_steps_of_its_procedure():
+    p = [0.01, 0.04, 0.03, 0.2]
+    assert benjamini_hochberg(p) == [True, False, False, False]  # 0.01 <= 0.0125; 0.03 > 0.025, 0.04 > 0.0375
+    assert benjamini_hochberg([0.01, 0.02, 0.03, 0.04]) == [True] * 4  # the largest k with p_(k) <= k q / m
+    assert benjamini_hochberg([0.03, 0.5], weights=[1.8, 0.2]) == [True, False]  # a weighted bar
+    assert benjamini_hochberg([0.03, 0.5]) == [False, False]
+
+
+def test_a_seat_that_wins_too_often_is_named_and_an_even_one_is_not():
+    games = [_game(k, 2, [1] if k % 100 < 63 else [0], [], []) for k in range(200)]
+    seats = figures(games, {})["seat_tests"]
+    assert [t["advantage"] for t in seats] == [True, True] and seats[1]["rate"] == pytest.approx(0.63, abs=0.01)
+    even = figures([_game(k, 2, [k % 2], [], []) for k in range(200)], {})["seat_tests"]
+    assert not any(t["advantage"] for t in even)
+
+
+def test_lead_changes_count_a_new_leader_once_a_round():
+    class Standings:
+        def __init__(self, seq):
+            self.seq = seq
+
+        def standings(self, state):
+            return self.seq[state]
+
+    lead = _Lead(Standings([(0, 0), (1, 0), (1, 2), (3, 2), (3, 3), (2, 3), (5, 1)]))
+    for state, round_now in enumerate([1, 1, 2, 3, 4, 5, None]):
+        lead.note(state, round_now)
+    # round 1 reads (0, 0): nobody; round 2 seat 2; round 3 seat 1; 4 a tie; 5 seat 2; the end seat 1
+    assert lead.changes == 3
+
+
+def test_organic_soup_play_gives_places_never_an_average_of_codes(labkit):
+    run = labkit("play", "organicsoup", "--games", "2", "--players", "2")
+    assert run.code == 0, run
+    assert "mean place" in run.text and "1st" in run.text and "mean score" not in run.text
+    run = labkit("play", "labnotes", "--games", "1", "--players", "2")
+    assert "mean score" in run.text and "mean place" not in run.text
 
 
 def test_what_cannot_be_played_is_refused_in_words(tmp_path, labkit):

@@ -105,14 +105,13 @@ def _look_at(report: Mapping[str, Any]) -> str:
             said.append(f"winning: {w['said']}; every seat of this set won {w['all_seats']:.0%}")
         effect = effects.get(c["card"])
         if effect:
-            said.append("leave one out: " + (f"as {effect.get('stand_in_name')} ({effect.get('stand_in')}), "
-                                             if effect.get("stand_in") else "") + effect["said"])
+            said.append("leave one out: " + effect["said"])
         out.append("<ul>" + "".join(f"<li>{_e(s)}</li>" for s in said) + "</ul></div>")
     p = report["power"]
     found = f"{p['card_rate']:.0%}"
     if p.get("changed_card_rate") is not None:
         found += f" (for the cards whose rules changed: {p['changed_card_rate']:.0%})"
-    seats = ", ".join(f"{k} players {v:.0%}" for k, v in p["seat_share"].items())
+    seats = ", ".join(f"{v:.0%} at {k} players" for k, v in p["seat_share"].items())
     out.append(f"<p class='note'>What {report['games']} games of each set could find: a change of about {found} in "
                f"a card's rate (a card in play in {p['typical_card_games']} games, rates near 50%), or a seat's win "
                f"rate off an even share by about {seats}, each found 4 times in 5 after the correction "

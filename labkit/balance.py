@@ -199,6 +199,8 @@ def report(this: CardSet, other: CardSet, games: int, levels: Sequence[str], pla
         "leave_one_out": effects,
         "ladder": ladder,
         "changed": changed,
+        "changed_files": sorted(n for n in this.game.card_files
+                                if this.set_files.get(n) != other.set_files.get(n)),
         "power": found["power"],
         "figures": figs,
         "differences": found["differences"],

@@ -107,6 +107,13 @@ def _look_at(report: Mapping[str, Any]) -> str:
         if effect:
             said.append("leave one out: " + effect["said"])
         out.append("<ul>" + "".join(f"<li>{_e(s)}</li>" for s in said) + "</ul></div>")
+    files = report.get("changed_files") or []
+    if files:
+        rowed = {f["file"] for fields in report["changed"].values() for f in fields}
+        whole = [f for f in files if f not in rowed]
+        out.append(f"<p>Files that differ from the other set: {_e(', '.join(files))}"
+                   + (f"; {_e(', '.join(whole))} changed no card's row (a change to the game as a whole, or rows "
+                      f"only moved: see the game's figures below)" if whole else "") + ".</p>")
     p = report["power"]
     found = f"{p['card_rate']:.0%}"
     if p.get("changed_card_rate") is not None:

@@ -69,7 +69,8 @@ def test_a_small_report_is_one_self_contained_page_with_its_figures(game, tmp_pa
     assert used and used <= VERBS[game], used  # the bots did something with cards, in the rulebook's words
     # an unchanged copy plays the very same games as the game's own set: nothing differs
     assert mine == theirs and data["marked"] == [] and not any(d["marked"] for d in data["differences"])
-    assert data["look_at"] == [] and data["changed"] == {} and data["ran_on"]["where"] == "here"
+    assert data["look_at"] == [] and data["changed"] == {} and data["changed_files"] == []
+    assert data["ran_on"]["where"] == "here"
     assert data["ladder"]["games"] == 1 and len(data["ladder"]["sets"]) == 2
 
 

@@ -189,3 +189,41 @@ def test_what_cannot_be_played_is_refused_in_words(tmp_path, labkit):
     new_set(registry.find("organicsoup"), folder)
     crowded = labkit("balance", folder, "--games", "1", "--players", "9")
     assert crowded.code == 1 and "Organic Soup is for 2 to 4 players, not 9" in crowded.text
+
+
+def test_leave_one_out_plays_the_same_matches_with_the_change_undone_or_says_why_not(tmp_path):
+    """The leave-one-out of a card the author changed is the set with that
+    card's row as in the other set, on the same matches; the measure is the
+    paired difference of its users' win share. A card the game will not let
+    stand in for another nor go (every recipe a new molecule, twenty complex
+    recipes) is not measured, and the report says why."""
+    from labkit.balance import Runner, SetSource
+    from labkit.balance_effect import UNDONE, _paired, leave_one_out
+
+    folder = tmp_path / "easy-urea"
+    new_set(registry.find("organicsoup"), folder)
+    recipes = folder / "recipes.csv"
+    recipes.write_text(recipes.read_text(encoding="utf-8").replace(
+        "\nurea,complex,Urea,NC(N)=O,CO(NH2)2,", "\nurea,complex,Urea,OCO,CH4O2,"), encoding="utf-8")
+    this, own = open_set(folder), cardset(registry.find("organicsoup"))
+    runner = Runner(workers=1)
+    played, original = runner([SetSource.of(this), SetSource.of(own)], 16, ["greedy"], [2], 1)
+    changed = [{"file": "recipes.csv", "field": "smiles", "this": "OCO", "other": "NC(N)=O", "rules": True}]
+    look = [{"card": "urea", "name": "Urea", "changed": changed}, {"card": "ethanol", "name": "Ethanol", "changed": []}]
+    urea, ethanol = leave_one_out(this, own, look, played, runner, SetSource.of_files, 16, ["greedy"], [2], 1)
+    assert urea["stand_in"] == UNDONE and urea["games"] == 16 and "with its change undone" in urea["said"]
+    # undone, the set is the game's own: the same seats in the same matches of the original's games
+    assert urea == {**urea, **_paired("urea", played, original, UNDONE)}
+    assert urea["used_in"] == sum(any(c == "urea" for _, c, _ in g["uses"]) for g in played)
+    assert "stand_in" not in ethanol and ethanol["said"].startswith("not measured: ")
+    assert "expected a new molecule" in ethanol["said"] and "expected 20 complex recipes" in ethanol["said"]
+
+
+def test_the_paired_effect_is_the_users_win_share_with_and_without_the_card():
+    from labkit.balance_effect import _paired
+
+    with_it = [_game(k, 2, [0], [[0, "c1", "claimed"]] if k < 4 else [], []) for k in range(6)]
+    without = [_game(k, 2, [0] if k < 1 else [1], [], []) for k in range(6)]
+    out = _paired("c1", with_it, without, None)
+    assert (out["used_in"], out["won"], out["won_without"]) == (4, 4.0, 1.0)
+    assert out["effect"] == pytest.approx(0.75) and "without it" in out["said"]

@@ -30,12 +30,15 @@ made nearly impossible. The greedy bots rarely claim a notecard at all (the
 game's own Ammonia: claimed in a handful of the 200 games), so a notecard
 no one can claim any more looks the same; it waits for bots that play the
 notecards' purpose (issue 38), and is an expected failure until then
-(strict: it will say when they do). Organic Soup's Glycine made trivial
+(strict), that is while ``engine/labnotes/notecard_reach.py`` is absent:
+with that branch merged it was found (``NOTECARD_BOTS``). Organic Soup's Glycine made trivial
 (``NCO``) was tried while tuning and not found either (9 against 6 games):
 an amino acid is reached by reactions the bots rarely make.
 """
 
 from __future__ import annotations
+
+import importlib.util
 
 import pytest
 
@@ -88,8 +91,16 @@ def _copy(game: str, tmp_path):
     return folder
 
 
+NOTECARD_BOTS = importlib.util.find_spec("engine.labnotes.notecard_reach") is not None
+"""Whether Lab Notes' greedy evaluation values progress toward the face-up
+notecards (issue 38's bots branch): with it, a notecard made nearly
+impossible is found (measured on that branch merged with this one: found at
+200 games, seed 1, with the other Lab Notes tests here passing)."""
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("fault", [pytest.param(name, marks=pytest.mark.xfail(reason=UNSEEN[name], strict=True))
+@pytest.mark.parametrize("fault", [pytest.param(name, marks=pytest.mark.xfail(not NOTECARD_BOTS, reason=UNSEEN[name],
+                                                                              strict=True))
                                    if name in UNSEEN else name for name in FAULTS])
 def test_a_planted_fault_is_the_card_to_look_at(fault, tmp_path, played):
     game, file, row, faulty, card = FAULTS[fault]

@@ -233,8 +233,23 @@ def legal(places: Places, occupied: int, anchors: int, must_connect: bool = True
     """The edge masks among ``places`` that draw over nothing (Rules for
     Synthesis 6) and, unless the mutation lifts it, touch an added bond or the
     starting molecule (4)."""
-    shift = places.shift
-    over = occupied << shift
-    if must_connect:
-        return [p >> shift for p in places.packed if not p & over and p & anchors]
-    return [p >> shift for p in places.packed if not p & over]
+    cache = places.__dict__.setdefault("_legal", {})
+    key = (occupied, anchors, must_connect)
+    found = cache.get(key)
+    if found is None:
+        shift = places.shift
+        over = occupied << shift
+        if must_connect:
+            found = [p >> shift for p in places.packed if not p & over and p & anchors]
+        else:
+            found = [p >> shift for p in places.packed if not p & over]
+        if len(cache) >= LEGAL_KEPT:
+            cache.clear()
+        cache[key] = found
+    return list(found)
+
+
+LEGAL_KEPT = 64
+"""Drawings of one shape kept per place list: checking an action applied
+asks for the legal ones again, on the board the bot just listed them for
+(every action it weighs), so the last few boards are enough."""

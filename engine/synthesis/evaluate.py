@@ -53,6 +53,8 @@ FREE = 2.5
 """A free bond or an active molecule's bond still to draw."""
 SOLO_WON = 30.0
 """A solo game whose goals were met, beyond its points."""
+BOARDS_KEPT = 8192
+"""Boards' worths kept (:func:`_board`): a game's worth and more."""
 GOAL = 10.0
 """A solo goal met so far (a Project's chains, its elemental molecules, a goal card's threshold)."""
 
@@ -60,9 +62,25 @@ GOAL = 10.0
 def worth(game: "Synthesis", state: State, seat: int) -> float:
     """One board's worth (see above)."""
     s = state.seats[seat]
+    return _board(game, state, s) + (GOAL * _goals_met(game, state, seat) if state.mode != "standard" else 0.0)
+
+
+def _board(game: "Synthesis", state: State, s: Seat) -> float:
+    """:func:`_worth` and :func:`_estimate` kept by the seat's molecules
+    tuple itself, not by its value: hashing a tuple of molecules (each a
+    dataclass) was a tenth of a bot's time, and copies of a state share
+    the tuple, so the other boards are found at once."""
+    cache = game.__dict__.setdefault("_boards", {})
+    key = (id(s.molecules), s.lines, s.free_used, s.pending, s.board, state.side, state.pattern_card)
+    got = cache.get(key)
+    if got is not None and got[0] is s.molecules:
+        return got[1]
     value = _worth(game, state.side, state.pattern_card, s.board, s.lines, s.molecules, s.free_used, s.pending)
     value += _estimate(game, state.side, state.pattern_card, s.board, s.molecules)
-    return value + (GOAL * _goals_met(game, state, seat) if state.mode != "standard" else 0.0)
+    if len(cache) >= BOARDS_KEPT:
+        cache.clear()
+    cache[key] = (s.molecules, value)  # the tuple kept alive, so its id is not reused
+    return value
 
 
 def _goals_met(game: "Synthesis", state: State, seat: int) -> int:

@@ -94,14 +94,14 @@ def _reach(r: "Rules", spaces: str, bonds: tuple, fresh: tuple[int, ...], hand: 
     if not line:
         return 0.0
     largest = max(len(r.card_shapes[c][0].atoms) for c, _ in line)
-    groups = _groups(spaces, bonds, tuple(c.spaces for c in claims))
-    loose = {m[0] for m in groups if len(m) == 1 and m[0] in fresh}
+    groups = _groups(spaces, bonds, tuple(c.spaces for c in claims), fresh)
+    loose = {m[0] for m, _ in groups if len(m) == 1}
     offers: list[tuple[float, int, str]] = []
-    for g, members in enumerate(groups):
-        if len(members) > largest or (len(members) == 1 and members[0] not in fresh):
-            continue  # an element left alone is no start: the bond that would start it was not drawn
-        group = _shape(spaces, bonds, members, fresh)
-        beside = [spaces[n] for n in {n for k in members for n in r.neighbours[k]} if n in loose]
+    for g, (members, own) in enumerate(groups):
+        if len(members) > largest:
+            continue
+        group = _shape(spaces, own, members, fresh)
+        beside = [spaces[n] for n in {n for k in members for n in r.neighbours[k]} if n in loose] if loose else []
         for card, points in line:
             missing = _fits(r, card, group, members, spaces)
             if missing is None:
@@ -139,36 +139,46 @@ def _in_hand(atoms: list[str], have: tuple[str, ...], hand: list[str]) -> int:
     return count
 
 
-def _groups(spaces: str, bonds: tuple, claimed: tuple) -> list[tuple[int, ...]]:
-    """Every bonded group and every element alone, but the compounds that
-    claimed a card already (each compound claims once)."""
+def _groups(spaces: str, bonds: tuple, claimed: tuple, fresh: tuple[int, ...]) -> list[tuple[tuple[int, ...], list]]:
+    """Every bonded group with its bonds, but the compounds that claimed a
+    card already (each compound claims once), and every element placed this
+    turn still alone. An element left alone from an earlier turn is no
+    start: the bond that would start it was not drawn."""
     links: dict[int, list[int]] = {}
     for (a, b), _ in bonds:
         links.setdefault(a, []).append(b)
         links.setdefault(b, []).append(a)
-    seen: set[int] = set()
-    out = []
-    for k, c in enumerate(spaces):
-        if c not in VALENCE or k in seen:
+    group_of: dict[int, int] = {}
+    found: list[list[int]] = []
+    for k in links:
+        if k in group_of:
             continue
-        seen.add(k)
+        group_of[k] = len(found)
         members, todo = [k], [k]
         while todo:
-            for n in links.get(todo.pop(), ()):
-                if n not in seen:
-                    seen.add(n)
+            for n in links[todo.pop()]:
+                if n not in group_of:
+                    group_of[n] = len(found)
                     members.append(n)
                     todo.append(n)
+        found.append(members)
+    own: list[list] = [[] for _ in found]
+    for pair, order in bonds:
+        own[group_of[pair[0]]].append((pair, order))
+    out = []
+    for members, mine in zip(found, own):
         members.sort()
         if tuple(members) not in claimed:
-            out.append(tuple(members))
+            out.append((tuple(members), mine))
+    out += [((k,), []) for k in fresh if k not in links and spaces[k] in VALENCE]
     return out
 
 
-def _shape(spaces: str, bonds: tuple, members: tuple[int, ...], fresh: tuple[int, ...]) -> Group:
+def _shape(spaces: str, own: list, members: tuple[int, ...], fresh: tuple[int, ...]) -> Group:
+    """The group as the matching sees it (``own``: its bonds)."""
     index = {k: i for i, k in enumerate(members)}
-    own = tuple(sorted((index[a], index[b], o) for (a, b), o in bonds if a in index))
-    return tuple(spaces[k] for k in members), own, tuple(k in fresh for k in members)
+    return (tuple(spaces[k] for k in members), tuple(sorted((index[a], index[b], o) for (a, b), o in own)),
+            tuple(k in fresh for k in members))
 
 
 def _fits(r: "Rules", card: str, group: Group, members: tuple[int, ...], spaces: str) -> int | None:

@@ -209,7 +209,7 @@ class Synthesis(Game[State]):
                       {m.hexagon: (m.colour, None if m.elemental else m.volume) for m in molecules})
         boxes = {k: len(v) for k, v in f.boxes(seat).items()}
         return score(self.cards.rules, self.cards.points, f.layout, f.columns(seat), boxes,
-                     self._goals(*goal_ids), found)
+                     self._goals(*goal_ids), found, kept=self.__dict__.setdefault("_bests", {}))
 
     def geometry(self, board: str, side: str) -> dict[str, Any]:
         """A board side's drawing data (hexagons, lines, table, pairs) for

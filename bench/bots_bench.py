@@ -99,12 +99,18 @@ def ladder(pool, factory, players: int, levels: tuple[str, ...], options: dict |
     allowed = SECONDS * (PLANNER_TIME if "planner" in levels else 1)
 
     def enough() -> bool:
-        if len(records) >= MAX_GAMES:
+        """Whether to start no more games: the games running count towards
+        the least number, so a slow pairing plays that many and no more."""
+        if played >= MAX_GAMES:
+            return True
+        if played < MIN_GAMES:
+            return False
+        if time.perf_counter() - start >= allowed:
             return True
         if len(records) < MIN_GAMES:
             return False
         _, low, high = tally(records).win_rate(levels[0])
-        return (high - low) / 2 <= CI or time.perf_counter() - start >= allowed
+        return (high - low) / 2 <= CI
 
     while True:
         while len(running) < PROCESSES and not enough():

@@ -1,27 +1,29 @@
-"""The bots, every registered game: a strength ladder per player count,
-time per decision per level, and bot-only games per second on one core and
-on all cores. Figures only; no time is asserted.
+"""The bots, every registered game: the skill ladder at 2 players
+(greedy against random, the planner against greedy, the planner against
+random: how much the planner beats random by is the game's skill depth),
+with each level's time per decision (median and p95, CPU time of the one
+core that decided), and greedy games per CPU-second. Figures only; no time
+is asserted.
 
-The ladder plays the levels against each other, each moving one seat on
-every game (``engine.bots.arena.rotations``): greedy against random, the
-planner against greedy, at 2 and 4 players where the box allows; alone
-(1 player, where allowed) each level plays the ordinary game and each of
-the game's solo modes (the choices of its setup option ``mode``, if it has
-one), and "wins" means the solo game was won. A shared win counts as half.
-Each pairing plays until its 95% interval (Wilson) is within
-``LABKIT_BENCH_BOT_CI`` (default 0.05: plus or minus 5 points) or its time
-is up (``LABKIT_BENCH_BOT_SECONDS`` per pairing, default 60, three times
-that with the planner; at least ``LABKIT_BENCH_BOT_MIN_GAMES`` games,
-default one per process), and prints the interval it reached: the
-planner's games are slow, so its intervals stay wide unless given hours.
-The goals (greedy wins 80% of 2-player games against random, the planner
-60% against greedy with a higher mean score, the planner's p95 decision
-within 1 s) are checked and any miss said plainly.
+Levels take turns in every seat (``engine.bots.arena.rotations``); a
+shared win counts as half; intervals are Wilson's at 95%. Each pairing
+plays for about ``LABKIT_BENCH_BOT_SECONDS`` (default 8; twice that with
+the planner) on every process, at least ``LABKIT_BENCH_BOT_MIN_GAMES``
+games (default one per process), and stops early once its interval is
+within ``LABKIT_BENCH_BOT_CI`` (default 0.05): the default run of the four
+games takes a few minutes on two cores, and its planner intervals are wide.
+``LABKIT_BENCH_BOT_SCALE=k`` multiplies the time (``k=20`` gives about a
+hundred planner games a game); ``LABKIT_BENCH_BOT_FULL=1`` adds 4 players,
+solo play (each level alone in the ordinary game and each solo mode) and
+games per second of every level on one core and on all. The goals (greedy
+wins 80% at 2 players against random, the planner 60% against greedy with
+a higher mean score, the planner's p95 decision within 1 s) are checked
+and any miss said plainly.
 
 ``LABKIT_BENCH_GAMES=a,b`` limits the games; ``LABKIT_BENCH_BOT_PROCESSES``
 the worker processes (default: every core); ``LABKIT_BENCH_BOT_ITERATIONS``
 the planner's budget (default: the engine's); ``LABKIT_BENCH_BOT_RATE_SECONDS``
-the time spent on each games-per-second figure (default 10).
+the time spent on each games-per-second figure (default 10, full run).
 ``python -m bench bots`` runs this section alone."""
 
 from __future__ import annotations
@@ -41,17 +43,21 @@ from engine.bots.report import Tally, tally
 from labkit.cardsets import NamedGame, new_game
 
 CI = float(os.environ.get("LABKIT_BENCH_BOT_CI", "0.05"))
-SECONDS = float(os.environ.get("LABKIT_BENCH_BOT_SECONDS", "60"))
+SCALE = float(os.environ.get("LABKIT_BENCH_BOT_SCALE", "1"))
+SECONDS = float(os.environ.get("LABKIT_BENCH_BOT_SECONDS", "8")) * SCALE
+FULL = os.environ.get("LABKIT_BENCH_BOT_FULL", "") not in ("", "0")
 RATE_SECONDS = float(os.environ.get("LABKIT_BENCH_BOT_RATE_SECONDS", "10"))
+GREEDY_CPU_SECONDS = 3.0 * SCALE
+"""CPU time spent on the greedy games-per-CPU-second figure of each game."""
 PROCESSES = int(os.environ.get("LABKIT_BENCH_BOT_PROCESSES", "0")) or os.cpu_count() or 1
 BUDGET = Budget(**({"iterations": int(os.environ["LABKIT_BENCH_BOT_ITERATIONS"])}
                    if os.environ.get("LABKIT_BENCH_BOT_ITERATIONS") else {}))
-PLANNER_TIME = 3
+PLANNER_TIME = 2
 """A pairing with the planner gets this many times the time: its games are
 searches at every decision, tens of times slower than the others."""
 MIN_GAMES = int(os.environ.get("LABKIT_BENCH_BOT_MIN_GAMES", "0")) or PROCESSES
 MAX_GAMES = 2000
-PAIRS = (("greedy", "random"), ("planner", "greedy"))
+PAIRS = (("greedy", "random"), ("planner", "greedy"), ("planner", "random"))
 GOALS = {("greedy", "random"): 0.80, ("planner", "greedy"): 0.60}
 """The win rates the issue asks for (greedy's at 2 players)."""
 P95_GOAL = 1.0
@@ -93,17 +99,23 @@ def ladder(pool, factory, players: int, levels: tuple[str, ...], options: dict |
     allowed = SECONDS * (PLANNER_TIME if "planner" in levels else 1)
 
     def enough() -> bool:
-        if len(records) >= MAX_GAMES:
+        """Whether to start no more games: the games running count towards
+        the least number, so a slow pairing plays that many and no more."""
+        if played >= MAX_GAMES:
+            return True
+        if played < MIN_GAMES:
+            return False
+        if time.perf_counter() - start >= allowed:
             return True
         if len(records) < MIN_GAMES:
             return False
         _, low, high = tally(records).win_rate(levels[0])
-        return (high - low) / 2 <= CI or time.perf_counter() - start >= allowed
+        return (high - low) / 2 <= CI
 
     while True:
         while len(running) < PROCESSES and not enough():
             match = rotation(players, levels, played, 0, options, BUDGET)
-            running.add(pool.submit(run_match, factory, match, time.perf_counter))
+            running.add(pool.submit(run_match, factory, match, time.process_time))  # one core's time
             played += 1
         if not running:
             break
@@ -134,22 +146,38 @@ def rates(pool, factory, players: int) -> dict[str, tuple[float, float]]:
     return out
 
 
+def greedy_rate(factory) -> float:
+    """Greedy games (every seat greedy, 2 players where the box allows) per
+    second of this process's CPU: what one core gives, whatever else
+    shares the machine."""
+    game = factory()
+    players = max(2, game.min_players) if game.max_players >= 2 else 1
+    done, start = 0, time.process_time()
+    while done == 0 or time.process_time() - start < GREEDY_CPU_SECONDS:
+        play_many(lambda: game, [Match(players, ("greedy",) * players, 30_000 + done)])
+        done += 1
+    return done / (time.process_time() - start)
+
+
 def run(console: Console) -> None:
     depth = f"{BUDGET.depth} actions" if BUDGET.depth is not None else "each game's rollout_depth"
     console.print(f"planner budget: {BUDGET.iterations} iterations, rollouts of {depth} "
                   f"({BUDGET.rollout}, {BUDGET.sample} actions weighed a step), {BUDGET.width} actions searched; "
-                  f"{PROCESSES} processes; each pairing until +/-{CI:.0%} or {SECONDS:.0f} s")
+                  f"{PROCESSES} processes; each pairing until +/-{CI:.0%} or about {SECONDS:.0f} s "
+                  f"({SECONDS * PLANNER_TIME:.0f} s with the planner); times are CPU seconds of one core")
     missed: list[str] = []
+    summary = []
     with ProcessPoolExecutor(PROCESSES) as pool:
         for desc in games():
             factory = NamedGame(desc.name)
             game = new_game(desc)
             rungs = []
-            for players in player_counts(desc):
+            counts = player_counts(desc) if FULL else [max(2, desc.min_players)] if desc.max_players >= 2 else [1]
+            for players in counts:
                 if players == 1:
                     plan = [((level,), options, what) for what, options in solo_modes(game) for level in LEVELS]
                 else:
-                    plan = [(pair, None, "") for pair in PAIRS]
+                    plan = [(pair, None, "") for pair in PAIRS if players == 2 or pair != ("planner", "random")]
                 for levels, options, what in plan:
                     rungs.append(ladder(pool, factory, players, levels, options, what))
                     rate, low, high = rungs[-1].tally.win_rate(levels[0])
@@ -160,9 +188,40 @@ def run(console: Console) -> None:
             console.print(_ladder_table(desc.title, rungs))
             console.print(_times_table(desc.title, rungs))
             missed += _goals(desc.title, rungs)
-            players = max(2, desc.min_players) if desc.max_players >= 2 else 1
-            console.print(_rates_table(desc.title, rates(pool, factory, players), players))
+            per_cpu = greedy_rate(factory)
+            console.print(f"  {desc.title}: {per_cpu:,.2f} greedy games per CPU-second (every seat greedy)",
+                          highlight=False)
+            summary.append((desc.title, rungs, per_cpu))
+            if FULL:
+                players = max(2, desc.min_players) if desc.max_players >= 2 else 1
+                console.print(_rates_table(desc.title, rates(pool, factory, players), players))
+    console.print(_summary_table(summary))
     console.print(_goals_table(missed))
+
+
+def _summary_table(summary) -> Table:
+    """One line a game: the 2-player ladder, the planner's times, greedy's speed."""
+    table = Table(title="The ladder at 2 players: the first level's win share [95% interval] n games; "
+                        "planner>random is the skill depth; decision times in CPU of one core")
+    for col in ("game", "greedy>random", "planner>greedy", "planner>random", "planner p50", "planner p95",
+                "greedy p95", "greedy/CPU-s"):
+        table.add_column(col, justify="left" if col == "game" else "right")
+    for title, rungs, per_cpu in summary:
+        cells, merged = [], Tally()
+        for pair in PAIRS:
+            r = next((r for r in rungs if r.players == 2 and r.levels == pair), None)
+            if r is None:
+                cells.append("-")
+                continue
+            rate, low, high = r.tally.win_rate(pair[0])
+            cells.append(f"{rate:.0%} [{low * 100:.0f},{high * 100:.0f}] n{r.tally.games}")
+        for r in rungs:
+            if r.players == 2:
+                for level, times in r.tally.times_by_level.items():
+                    merged.times_by_level.setdefault(level, []).extend(times)
+        table.add_row(title, *cells, _ms(merged.times("planner")[0]), _ms(merged.times("planner")[1]),
+                      _ms(merged.times("greedy")[1]), f"{per_cpu:,.2f}")
+    return table
 
 
 def _ladder_table(title: str, rungs: list[Rung]) -> Table:

@@ -31,6 +31,10 @@ from engine.labnotes.state import BURNED, State, state_from_dict, state_to_dict
 from engine.rng import Rng
 
 
+SCORES_KEPT = 4096
+"""Sheets' score boxes kept (:meth:`LabNotes.result`): a game's worth, and more."""
+
+
 class LabNotes(Game[State]):
     """Lab Notes: draft element dice, notate compounds, claim notecards."""
 
@@ -51,6 +55,7 @@ class LabNotes(Game[State]):
     def __init__(self, data: LabNotesData) -> None:
         self.data = data
         self.rules = Rules(data)
+        self._scores: dict[tuple, Any] = {}
 
     # --- the contract -------------------------------------------------------
     def setup(self, players: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
@@ -83,17 +88,29 @@ class LabNotes(Game[State]):
     def result(self, state: State) -> Result:
         """Each sheet's score boxes. Before the end this is the score so far
         (unconnected elements burn only when the game ends)."""
-        scores = tuple(
-            seat_score(i, self.seat_name(i), sh.spaces, sh.bonds, [c.points for c in sh.claims],
-                       sh.spaces.count(BURNED), self.rules.cols,
-                       {"final": self.is_over(state),
-                        "claims": [{"notecard": c.notecard, "points": c.points} for c in sh.claims],
-                        "burns": [{"space": self.rules.label(b.space), "cause": b.cause, "round": b.round}
-                                  for b in sh.burned],
-                        "tools": list(sh.tools)})
-            for i, sh in enumerate(state.seats))
+        final = self.is_over(state)
+        scores = tuple(self._seat_score(i, sh, final) for i, sh in enumerate(state.seats))
         best = max(s.total for s in scores)
         return Result(scores=scores, winners=tuple(s.seat for s in scores if s.total == best))
+
+    def _seat_score(self, i: int, sh, final: bool):
+        """One sheet's score boxes, kept by what they are made of: a bot game
+        asks for the result after every action (the arena watches the
+        totals), and an action changes one sheet at most."""
+        key = (i, final, sh.spaces, tuple(sh.bonds.items()), sh.claims, sh.burned, sh.tools)
+        score = self._scores.get(key)
+        if score is None:
+            if len(self._scores) >= SCORES_KEPT:
+                self._scores.clear()
+            score = self._scores[key] = seat_score(
+                i, self.seat_name(i), sh.spaces, sh.bonds, [c.points for c in sh.claims],
+                sh.spaces.count(BURNED), self.rules.cols,
+                {"final": final,
+                 "claims": [{"notecard": c.notecard, "points": c.points} for c in sh.claims],
+                 "burns": [{"space": self.rules.label(b.space), "cause": b.cause, "round": b.round}
+                           for b in sh.burned],
+                 "tools": list(sh.tools)})
+        return score
 
     def to_dict(self, state: State) -> dict[str, Any]:
         return state_to_dict(state, self.rules.cols)

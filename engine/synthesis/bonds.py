@@ -233,8 +233,47 @@ def legal(places: Places, occupied: int, anchors: int, must_connect: bool = True
     """The edge masks among ``places`` that draw over nothing (Rules for
     Synthesis 6) and, unless the mutation lifts it, touch an added bond or the
     starting molecule (4)."""
+    return list(_legal(places, occupied, anchors, must_connect)[0])
+
+
+def any_legal(places: Places, occupied: int, anchors: int, must_connect: bool = True) -> bool:
+    """Whether :func:`legal` has any drawing: stops at the first (a turn
+    asks after every action whether the bond still fits somewhere)."""
+    found = places.__dict__.get("_legal", {}).get((occupied, anchors, must_connect))
+    if found is not None:
+        return bool(found[0])
     shift = places.shift
     over = occupied << shift
     if must_connect:
-        return [p >> shift for p in places.packed if not p & over and p & anchors]
-    return [p >> shift for p in places.packed if not p & over]
+        return any(not p & over and p & anchors for p in places.packed)
+    return any(not p & over for p in places.packed)
+
+
+def is_legal(places: Places, occupied: int, anchors: int, must_connect: bool, mask: int) -> bool:
+    """Whether ``mask`` is one of :func:`legal`'s drawings (how an action applied is checked)."""
+    return mask in _legal(places, occupied, anchors, must_connect)[1]
+
+
+def _legal(places: Places, occupied: int, anchors: int, must_connect: bool) -> tuple[tuple[int, ...], frozenset]:
+    """:func:`legal`'s drawings and their set, kept per board: checking an
+    action applied asks again on the board the bot just listed them for."""
+    cache = places.__dict__.setdefault("_legal", {})
+    key = (occupied, anchors, must_connect)
+    found = cache.get(key)
+    if found is None:
+        shift = places.shift
+        over = occupied << shift
+        if must_connect:
+            drawings = tuple(p >> shift for p in places.packed if not p & over and p & anchors)
+        else:
+            drawings = tuple(p >> shift for p in places.packed if not p & over)
+        if len(cache) >= LEGAL_KEPT:
+            cache.clear()
+        found = cache[key] = (drawings, frozenset(drawings))
+    return found
+
+
+LEGAL_KEPT = 64
+"""Drawings of one shape kept per place list: checking an action applied
+asks for the legal ones again, on the board the bot just listed them for
+(every action it weighs), so the last few boards are enough."""

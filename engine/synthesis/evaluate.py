@@ -5,7 +5,8 @@ formula is estimated (:func:`estimate`): the exact best linking of the volume
 table is a search of milliseconds, too slow to run for every action a bot
 weighs, so each group of same-coloured adjacent cells counts as one chain
 (a group that branches scores a little more than its best linking) and the
-Molecular Chain card waits for the end. Then:
+Molecular Chain card counts the places of its shape in one colour, found
+or a molecule short (:func:`chain_card`). Then:
 
 * a hexagon with most of its six lines present is a molecule in the
   making: one line short, a free bond or the next bond closes it;
@@ -53,6 +54,10 @@ FREE = 2.5
 """A free bond or an active molecule's bond still to draw."""
 SOLO_WON = 30.0
 """A solo game whose goals were met, beyond its points."""
+NEAR_FIND = 0.4
+"""A place of the Chain card's shape one molecule short, against a find."""
+BOARDS_KEPT = 8192
+"""Boards' worths kept (:func:`_board`): a game's worth and more."""
 GOAL = 10.0
 """A solo goal met so far (a Project's chains, its elemental molecules, a goal card's threshold)."""
 
@@ -60,9 +65,26 @@ GOAL = 10.0
 def worth(game: "Synthesis", state: State, seat: int) -> float:
     """One board's worth (see above)."""
     s = state.seats[seat]
+    return _board(game, state, s) + (GOAL * _goals_met(game, state, seat) if state.mode != "standard" else 0.0)
+
+
+def _board(game: "Synthesis", state: State, s: Seat) -> float:
+    """:func:`_worth` and :func:`_estimate` kept by the seat's molecules
+    tuple itself, not by its value: hashing a tuple of molecules (each a
+    dataclass) was a tenth of a bot's time, and copies of a state share
+    the tuple, so the other boards are found at once."""
+    cache = game.__dict__.setdefault("_boards", {})
+    key = (id(s.molecules), s.lines, s.free_used, s.pending, s.board, state.side, state.pattern_card,
+           state.chain_card)
+    got = cache.get(key)
+    if got is not None and got[0] is s.molecules:
+        return got[1]
     value = _worth(game, state.side, state.pattern_card, s.board, s.lines, s.molecules, s.free_used, s.pending)
-    value += _estimate(game, state.side, state.pattern_card, s.board, s.molecules)
-    return value + (GOAL * _goals_met(game, state, seat) if state.mode != "standard" else 0.0)
+    value += _estimate(game, state.side, state.pattern_card, s.board, s.molecules, state.chain_card)
+    if len(cache) >= BOARDS_KEPT:
+        cache.clear()
+    cache[key] = (s.molecules, value)  # the tuple kept alive, so its id is not reused
+    return value
 
 
 def _goals_met(game: "Synthesis", state: State, seat: int) -> int:
@@ -101,13 +123,15 @@ def _worth(game: "Synthesis", side: str, pattern: str | None, board: str, lines:
 
 
 @lru_cache(maxsize=4096)
-def _estimate(game: "Synthesis", side: str, pattern: str | None, board: str, molecules: tuple[Molecule, ...]) -> float:
-    return estimate(game, game.rules.formulas[(board, side)], Seat(board, 0, "", molecules), pattern)
+def _estimate(game: "Synthesis", side: str, pattern: str | None, board: str, molecules: tuple[Molecule, ...],
+              chain: str | None = None) -> float:
+    return estimate(game, game.rules.formulas[(board, side)], Seat(board, 0, "", molecules), pattern, chain)
 
 
-def estimate(game: "Synthesis", f: Formula, s: Seat, pattern: str | None) -> float:
+def estimate(game: "Synthesis", f: Formula, s: Seat, pattern: str | None, chain: str | None = None) -> float:
     """The score formula of seat ``s`` on formula ``f``, the chains counted
-    by groups and the Chain card left out (see above)."""
+    by groups and the Chain card (``chain``) by its shape's places (see
+    :func:`chain_card`)."""
     cards = game.cards
     columns = f.columns(s)
     table = f.layout.table
@@ -130,7 +154,53 @@ def estimate(game: "Synthesis", f: Formula, s: Seat, pattern: str | None) -> flo
         points += chain_points(group, cards.points)
     if pattern:
         points += _pattern(game, f.layout.side, pattern, s.board, s.molecules)
+    if chain:
+        points += chain_card(game, table, colour, chain)
     return float(points)
+
+
+def chain_card(game: "Synthesis", table, colour, chain: str) -> float:
+    """The Molecular Chain card's points in reach: each place of its shape
+    (turned, mirrored) whose molecules are all of one colour is a find, and
+    one a molecule short (the rest one colour, the missing cell empty) is
+    :data:`NEAR_FIND` of one; finds keep to their own molecules, up to the
+    card's maximum. Whether the best linking can take every find is left
+    to the end (the exact search is too slow for every action weighed), so
+    this is what the card can still give, read from the card's own shape,
+    points and maximum.
+
+    >>> from engine.synthesis.examples import example_cards
+    >>> from engine.synthesis.game import Synthesis
+    >>> from engine.synthesis.table import TableShape
+    >>> game = Synthesis(example_cards())
+    >>> card = next(iter(game.cards.chains))
+    >>> t = TableShape((3, 3, 3))
+    >>> chain_card(game, t, t.colours(["", "", ""]), card)
+    0.0
+    """
+    card = game.cards.chains[chain]
+    per, most = card.row.points, card.row.maximum
+    finds, near = [], []
+    for p in card.pattern.placements(table):
+        filled = [colour.get(x) for x in p.cells]
+        shown = set(filled) - {None}
+        if len(shown) != 1:
+            continue
+        empty = filled.count(None)
+        if empty == 0:
+            finds.append(p.cells)
+        elif empty == 1:
+            near.append(p.cells)
+    used: set = set()
+    value, count = 0.0, 0
+    for cells, share in [(c, 1.0) for c in finds] + [(c, NEAR_FIND) for c in near]:
+        if per * count >= most:
+            break
+        if used.isdisjoint(cells):
+            used.update(cells)
+            value += share * per
+            count += 1
+    return value
 
 
 @lru_cache(maxsize=4096)

@@ -44,7 +44,17 @@ def drawn_mask(lines: str) -> int:
     """Edge mask of the drawn lines of a seat's ``lines``: asked again and
     again of the same board (every legal bond, every action a bot weighs),
     so worked out once per drawing."""
-    return int("".join("0" if ch == UNDRAWN else "1" for ch in reversed(lines)), 2) if lines else 0
+    return int(lines.translate(_BITS)[::-1], 2) if lines else 0
+
+
+class _Bits(dict):
+    """``str.translate``'s table for :func:`drawn_mask`: the undrawn mark to 0, any colour to 1."""
+
+    def __missing__(self, key: int) -> str:
+        return "0" if chr(key) == UNDRAWN else "1"
+
+
+_BITS = _Bits()
 
 
 class Formula:
@@ -75,7 +85,7 @@ class Formula:
     def anchors(self, lines: str) -> int:
         """Corners a new bond may connect to: those of added bonds and of S
         (Rules for Synthesis 4). Printed lines are not added bonds."""
-        return self.layout.start_corners | self.lattice.vertex_mask(self.drawn(lines))
+        return _anchors(self, lines)
 
     # --- molecules ------------------------------------------------------------------
     def closed(self, lines: str) -> list[int]:
@@ -151,12 +161,37 @@ class Formula:
     def free_earned(self, seat: Seat) -> list[str]:
         """Free bonds earned: a completed row or column of the table, a
         completed elemental pair (Free Bonds; Elemental Molecules)."""
+        return list(self._earned(seat.molecules))
+
+    def _earned(self, molecules: tuple[Molecule, ...]) -> tuple[str, ...]:
+        """:meth:`free_earned` kept by the molecules tuple itself: every
+        action checks the free bonds left, and a seat's molecules change
+        only when one is created (copies of a state share the tuple)."""
+        cache = self.__dict__.setdefault("_earned_of", {})
+        got = cache.get(id(molecules))
+        if got is not None and got[0] is molecules:
+            return got[1]
+        seat = Seat("", 0, "", molecules)
         cols = self.columns(seat)
         table = self.layout.table
         out = [f"row {r + 1}" for r in table.complete_rows(cols)]
         out += [f"column {c + 1}" for c in table.complete_cols(cols)]
         out += [f"pair {shape}" for shape, filled in self.boxes(seat).items() if len(filled) >= 2]
-        return out
+        if len(cache) >= KEPT:
+            cache.clear()
+        cache[id(molecules)] = (molecules, tuple(out))  # the tuple kept alive, so its id is not reused
+        return tuple(out)
 
     def free_left(self, seat: Seat) -> int:
-        return len(self.free_earned(seat)) - seat.free_used
+        return len(self._earned(seat.molecules)) - seat.free_used
+
+
+KEPT = 4096
+"""Entries of the formula's small caches kept (a game's worth and more)."""
+
+
+@lru_cache(maxsize=4096)
+def _anchors(f: Formula, lines: str) -> int:
+    """:meth:`Formula.anchors` once per drawing: every bond a seat weighs
+    and every action it applies asks it of the same lines."""
+    return f.layout.start_corners | f.lattice.vertex_mask(f.drawn(lines))

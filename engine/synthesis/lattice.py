@@ -275,9 +275,15 @@ class Lattice:
         ...
         ValueError: 'A3:W' is not a line of this formula
         """
+        if isinstance(text, str):
+            known = self.__dict__.setdefault("_parsed", {}).get(text)  # a bot's every action names its lines
+            if known is not None:
+                return known
         e = parse_side(text)
         if e not in self._edge_index:
             raise ValueError(f"{text!r} is not a line of this formula")
+        if isinstance(text, str):
+            self._parsed[text] = self._edge_index[e]
         return self._edge_index[e]
 
     def edges_of_mask(self, mask: int) -> list[int]:

@@ -60,21 +60,35 @@ def elemental_points(rules: RulesData, boxes: Mapping[str, int]) -> int:
     return sum(pts.pair if n >= 2 else pts.one if n == 1 else 0 for n in boxes.values())
 
 
+BESTS_KEPT = 4096
+"""Best linkings kept per game (``score``'s ``kept``)."""
+
+
 def score(rules: RulesData, points: tuple[int, ...], layout: Layout, columns: list[str],
           boxes: Mapping[str, int], goals: Goals, board: Board | None = None,
-          pattern_points: int | None = None) -> Scored:
+          pattern_points: int | None = None, kept: dict | None = None) -> Scored:
     """Every box of the score formula. ``columns`` is the volume table (colour
     letters bottom-up), ``boxes`` the elemental molecules shaded per shape;
     the Pattern card is judged on ``board`` (the formula), or given as
-    ``pattern_points`` (a paper board)."""
+    ``pattern_points`` (a paper board). ``kept``: best linkings by table and
+    goals, for a caller whose goal cards stay the same objects (a game's):
+    the search depends on the table's colours and the goals only, and many
+    boards share a table (a bot's futures end on many)."""
     table = layout.table
     colour = table.colours(columns)
     labels = {b.key: b.label for b in rules.score_boxes}
     card = goals.chain_card
     need = card.row.threshold(goals.level) if card is not None and goals.level else None
-    best: Best = optimize(table, colour, points,
-                          card=(card.pattern, card.row.points, card.row.maximum) if card else None,
-                          project=goals.project.chains if goals.project else None, card_needed=need)
+    key = (table.heights, tuple(columns), points, id(card), id(goals.project), need)
+    best = kept.get(key) if kept is not None else None
+    if best is None:
+        best = optimize(table, colour, points,
+                        card=(card.pattern, card.row.points, card.row.maximum) if card else None,
+                        project=goals.project.chains if goals.project else None, card_needed=need)
+        if kept is not None:
+            if len(kept) >= BESTS_KEPT:
+                kept.clear()
+            kept[key] = best
     lines_done = len(table.complete_rows(columns)) + len(table.complete_cols(columns))
     pattern_details: dict = {}
     pattern = 0

@@ -227,7 +227,14 @@ class TablePattern:
         return tuple(out)
 
     def placements(self, table: TableShape) -> list["Placed"]:
-        """Every way to lay the drawing on the table's cells."""
+        """Every way to lay the drawing on the table's cells: worked out once
+        per table (the exact score asks for them at every new molecule)."""
+        cache = self.__dict__.setdefault("_placed", {})
+        if table.heights not in cache:
+            cache[table.heights] = tuple(self._placements(table))
+        return list(cache[table.heights])
+
+    def _placements(self, table: TableShape) -> list["Placed"]:
         out = []
         for o in self.orientations():
             h = max(r for r, _ in o.cells)

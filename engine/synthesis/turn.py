@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import Action, IllegalAction
 from engine.rng import Rng
-from engine.synthesis.bonds import legal, placements
+from engine.synthesis.bonds import any_legal, is_legal, legal, placements
 from engine.synthesis.formula import LINE
 from engine.synthesis.state import Seat, State
 
@@ -38,6 +38,30 @@ def bond_masks(rules: "Rules", state: State, seat: int) -> list[int]:
     shape, mutation = state.roll
     return legal(placements(f.lattice, rules.shape(shape), mutation), f.occupied(s.lines), f.anchors(s.lines),
                  must_connect=mutation != "no_connect")
+
+
+def fits(rules: "Rules", state: State, seat: int, mask: int, shape: str | None = None) -> bool:
+    """Whether ``mask`` is a legal drawing of this turn's bond (``shape``:
+    of that shape, unmutated, as :func:`plain_masks` lists them)."""
+    s = state.seats[seat]
+    f = rules.formula(state, seat)
+    if shape is None:
+        assert state.roll is not None
+        bond, mutation = state.roll
+        return is_legal(placements(f.lattice, rules.shape(bond), mutation), f.occupied(s.lines),
+                        f.anchors(s.lines), mutation != "no_connect", mask)
+    return is_legal(placements(f.lattice, rules.shape(shape), None), f.occupied(s.lines), f.anchors(s.lines), True,
+                    mask)
+
+
+def _bond_fits_somewhere(rules: "Rules", state: State, seat: int) -> bool:
+    """Whether :func:`bond_masks` has any drawing, found without listing them all."""
+    s = state.seats[seat]
+    f = rules.formula(state, seat)
+    assert state.roll is not None
+    shape, mutation = state.roll
+    return any_legal(placements(f.lattice, rules.shape(shape), mutation), f.occupied(s.lines), f.anchors(s.lines),
+                     must_connect=mutation != "no_connect")
 
 
 def plain_masks(rules: "Rules", state: State, seat: int, shape: str) -> list[int]:
@@ -136,7 +160,7 @@ def bond(rules: "Rules", state: State, seat: int, action: Action) -> None:
     if not s.todo:
         raise IllegalAction("You have drawn this turn's bond already.")
     mask = _lines(rules, state, seat, action["lines"])
-    if mask not in bond_masks(rules, state, seat):
+    if not fits(rules, state, seat, mask):
         raise IllegalAction(rules.why_not(state, seat, mask))
     assert state.roll is not None
     s.todo -= 1
@@ -176,7 +200,7 @@ def active_bond(rules: "Rules", state: State, seat: int, action: Action) -> None
         raise IllegalAction("No active molecule is offering a bond.")
     p = s.pending[0]
     mask = _lines(rules, state, seat, action["lines"])
-    if mask not in plain_masks(rules, state, seat, p.shape):
+    if not fits(rules, state, seat, mask, p.shape):
         raise IllegalAction(rules.why_not(state, seat, mask, p.shape))
     s.pending = s.pending[1:]
     rules.formula(state, seat).draw(s, mask, p.colour, p.shape, state.turn)
@@ -201,7 +225,7 @@ def free_bond(rules: "Rules", state: State, seat: int, action: Action) -> None:
     if colour not in rules.colour_ids:
         raise IllegalAction(f"A free bond is drawn with any marker: {', '.join(rules.colour_ids)}.")
     mask = _lines(rules, state, seat, [action["line"]])
-    if mask not in plain_masks(rules, state, seat, LINE):
+    if not fits(rules, state, seat, mask, LINE):
         raise IllegalAction(rules.why_not(state, seat, mask, LINE))
     s.free_used += 1
     f.draw(s, mask, rules.letters[colour], LINE, state.turn)
@@ -256,7 +280,7 @@ def _settle_seat(rules: "Rules", state: State, seat: int) -> None:
     if s.done or s.pending:
         return
     free = rules.formula(state, seat).free_left(s)
-    if s.todo and not free and not bond_masks(rules, state, seat):
+    if s.todo and not free and not _bond_fits_somewhere(rules, state, seat):
         s.todo = 0  # it fits nowhere, and no free bond can make room
     if not s.todo and not free:
         s.done = True

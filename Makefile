@@ -103,7 +103,7 @@ print: $(RUN_STAMP) assets
 	$(BIN)/labkit build
 
 test: $(TEST_STAMP) assets debs
-	$(BIN)/python -m pytest -n 2 tests
+	$(BIN)/python -m pytest -n 2 --dist loadgroup --durations=25 tests
 
 serve: $(RUN_STAMP) assets serve-debs
 	$(BIN)/labkit serve

@@ -25,20 +25,17 @@ when reactions of common molecules lead to the original. The third kept-
 out "made trivial" fault, Pyruvic Acid as ``OCCO`` (no nitrogen), was
 first run in this test.
 
-Not found, and said so rather than tuned away: Lab Notes' Ammonia notecard
-made nearly impossible. The greedy bots rarely claim a notecard at all (the
-game's own Ammonia: claimed in a handful of the 200 games), so a notecard
-no one can claim any more looks the same; it waits for bots that play the
-notecards' purpose (issue 38), and is an expected failure until then
-(strict), that is while ``engine/labnotes/notecard_reach.py`` is absent:
-with that branch merged it was found (``NOTECARD_BOTS``). Organic Soup's Glycine made trivial
-(``NCO``) was tried while tuning and not found either (9 against 6 games):
+Lab Notes' Ammonia notecard made nearly impossible was not found while the
+greedy bots ignored the notecards (the game's own Ammonia was claimed in a
+handful of the 200 games, so a notecard no one can claim looks the same);
+it is found since they value progress toward the face-up notecards
+(``engine/labnotes/notecard_reach.py``; its weights were not tuned on this
+fault). Organic Soup's Glycine made trivial (``NCO``) was tried while
+tuning and not found (9 against 6 games):
 an amino acid is reached by reactions the bots rarely make.
 """
 
 from __future__ import annotations
-
-import importlib.util
 
 import pytest
 
@@ -46,6 +43,9 @@ from labkit import registry
 from labkit.balance import report
 from labkit.cardsets import cardset, open_set
 from labkit.sets import new_set
+
+# one xdist worker plays them all, so the game's own games are played once (make test: --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("balance-faults")
 
 GAMES = 200
 FAULTS = {  # name: (game, file, the row as the game has it, the row made faulty, the card)
@@ -69,9 +69,6 @@ FAULTS = {  # name: (game, file, the row as the game has it, the row made faulty
     "notecard ammonia made nearly impossible": ("labnotes", "notecards.csv", "\nammonia,compound,Ammonia,NH3,N,",
                                                 "\nammonia,compound,Ammonia,C6H14,CCCCCC,", "ammonia"),
 }
-UNSEEN = {"notecard ammonia made nearly impossible":
-          "the greedy bots rarely claim notecards, so one made unclaimable looks the same (module note)"}
-
 
 @pytest.fixture(scope="module")
 def played() -> dict:
@@ -91,17 +88,8 @@ def _copy(game: str, tmp_path):
     return folder
 
 
-NOTECARD_BOTS = importlib.util.find_spec("engine.labnotes.notecard_reach") is not None
-"""Whether Lab Notes' greedy evaluation values progress toward the face-up
-notecards (issue 38's bots branch): with it, a notecard made nearly
-impossible is found (measured on that branch merged with this one: found at
-200 games, seed 1, with the other Lab Notes tests here passing)."""
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("fault", [pytest.param(name, marks=pytest.mark.xfail(not NOTECARD_BOTS, reason=UNSEEN[name],
-                                                                              strict=True))
-                                   if name in UNSEEN else name for name in FAULTS])
+@pytest.mark.parametrize("fault", list(FAULTS))
 def test_a_planted_fault_is_the_card_to_look_at(fault, tmp_path, played):
     game, file, row, faulty, card = FAULTS[fault]
     folder = _copy(game, tmp_path)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from engine.compounded.flow import Rules
 from engine.compounded.lab import FLAME_PENALTY
-from engine.compounded.state import State, cell_of, total
+from engine.compounded.state import State, total
 from engine.core import margin
 
 CLAIMED = 0.7
@@ -46,27 +46,30 @@ def worth(r: Rules, s: State, seat: int) -> float:
     needs: dict[str, int] = {}
     claimed: dict[int, int] = {}  # as Rules.claimants counts them: claim tokens, then completion marks
     for t in sc.tokens:
-        at = cell_of(t)
-        if at is not None:
+        if t[0] == "c":  # "cell:i"
+            at = int(t[5:])
             claimed[at] = claimed.get(at, 0) + 1
     for i, cell in enumerate(s.grid):
-        if seat in cell.marks:
+        if cell.marks and seat in cell.marks:
             claimed[i] = claimed.get(i, 0) + cell.marks.count(seat)
+    points_of, sizes = r.points, r.sizes
     for i, claims in claimed.items():
         cell = s.grid[i]
-        card = r.compound(cell.card)
-        if card is None:
+        points = points_of.get(cell.card) if cell.card else None
+        if points is None:
             continue
-        points = max(0, card.points - FLAME_PENALTY * cell.flames) * claims
+        points = max(0, points - FLAME_PENALTY * cell.flames) * claims
         if cell.complete:
             value += points
             continue
         on = total(cell.elements)
-        value += max(float(on), CLAIMED * points * on / card.size)
+        value += max(float(on), CLAIMED * points * on / sizes[cell.card])
         for e, n in r.missing(cell).items():
             needs[e] = needs.get(e, 0) + n
     bench = sc.bench
-    value += total(bench) / 2 + NEEDED * sum(min(n, needs.get(e, 0)) for e, n in bench.items())
+    value += total(bench) / 2
+    if needs:
+        value += NEEDED * sum(min(n, needs.get(e, 0)) for e, n in bench.items())
     value += LEVEL * (1.0 - progress) * sum(sc.tracks)
     value += TOOL * sum(1 for filled in sc.tools.values() if filled)
     return value

@@ -23,15 +23,22 @@ def claim_targets(r: Rules, s: State, seat: int, token: int) -> list[Action]:
     """Where ``seat``'s claim token ``token`` may go: a compound still being
     made with a free claim spot, or a free tool refresh space."""
     here = s.scientists[seat].tokens[token]
+    # Where every token lies, read once (a bot asks this for every claim it weighs).
+    claims: dict[str, list[int]] = {}
+    for who, sc in enumerate(s.scientists):
+        for t in sc.tokens:
+            claims.setdefault(t, []).append(who)
     out: list[Action] = []
     for i in r.open_compounds(s):
-        if here == f"cell:{i}":
+        where = f"cell:{i}"
+        if here == where:
             continue
-        claims = r.claimants(s, i)
-        if len(claims) < r.spots(s, i) and (r.spots(s, i) > 1 or seat not in claims):
+        on = claims.get(where, []) + s.grid[i].marks
+        spots = r.spots(s, i)
+        if len(on) < spots and (spots > 1 or seat not in on):
             out.append({"type": "claim", "token": token, "cell": i})
     for tool in r.refresh_spaces:
-        if r.tool_space_holder(s, tool) is None:
+        if f"tool:{tool}" not in claims:
             out.append({"type": "claim", "token": token, "tool": tool})
     return out
 

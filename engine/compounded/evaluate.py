@@ -3,10 +3,16 @@
 A scientist is worth the score track now plus what is in reach:
 
 * a completed compound they claim (or completed unclaimed) scores at the
-  next Lab phase: its points, less 2 a flame token, once per claim token;
-* a claimed compound still open is worth its share of the points by the
-  elements on it, and never less than the end game gives for it ("1 point
-  for each element on them");
+  next Lab phase: its points, less 2 a flame token, once per claim token,
+  and an experiment advance;
+* a claimed compound still open is worth what the end game gives for it
+  ("1 point for each element on them") and, with the chance of completing
+  it, what completing it adds to that (its points and an advance). The
+  chance falls by :data:`REACH` for every element still to be found (one
+  on the Workbench that it needs counts as partly found). So a claim on an
+  empty compound is worth something, and more the more the compound
+  scores: a card whose points an author triples draws more claims, and
+  one made worthless none (measured in ``docs/design/bots.md``);
 * an element on the Workbench is half a point at the end ("1 point for
   every 2 elements"), and more while a claimed compound still needs it;
 * an experiment level does more in every later round (more draws, claims,
@@ -29,10 +35,18 @@ from engine.compounded.lab import FLAME_PENALTY
 from engine.compounded.state import State, total
 from engine.core import margin
 
-CLAIMED = 0.7
-"""A claimed open compound: this share of its points, scaled by how full it is."""
-NEEDED = 0.5
-"""An element on the Workbench that a claimed open compound still needs: this much on top of its end value."""
+REACH = 0.5
+"""The chance of completing a claimed compound halves for each element still
+to be found: a claim on an empty two-element compound is worth a quarter of
+what completing it brings, on an empty Lab Partner card of twelve next to
+nothing. Steep, so that placing an element always gains more than holding
+it (checked over every card of the rulebook's set, ``tests/engine/compounded/test_evaluate.py``)."""
+HELD = 0.5
+"""An element on the Workbench that a claimed compound needs counts as this
+much found (it still takes a Research placement, and a Lab Fire may come)."""
+NEEDED = 0.45
+"""An element on the Workbench that a claimed open compound still needs: this much on top of its end value
+(what a bot's trade offer is after, :mod:`engine.compounded.bot_trades`)."""
 LEVEL = 2.0
 """An experiment level at the start of the game (none by the end score)."""
 TOOL = 1.0
@@ -43,7 +57,6 @@ def worth(r: Rules, s: State, seat: int) -> float:
     sc = s.scientists[seat]
     progress = min(1.0, max(o.score for o in s.scientists) / r.end_at[s.players])
     value = float(sc.score)
-    needs: dict[str, int] = {}
     claimed: dict[int, int] = {}  # as Rules.claimants counts them: claim tokens, then completion marks
     for t in sc.tokens:
         if t[0] == "c":  # "cell:i"
@@ -52,7 +65,9 @@ def worth(r: Rules, s: State, seat: int) -> float:
     for i, cell in enumerate(s.grid):
         if cell.marks and seat in cell.marks:
             claimed[i] = claimed.get(i, 0) + cell.marks.count(seat)
-    points_of, sizes = r.points, r.sizes
+    points_of, sizes, bench = r.points, r.sizes, sc.bench
+    needs: dict[str, int] = {}
+    advance = LEVEL * (1.0 - progress)  # scoring a compound moves an experiment up
     for i, claims in claimed.items():
         cell = s.grid[i]
         points = points_of.get(cell.card) if cell.card else None
@@ -60,17 +75,20 @@ def worth(r: Rules, s: State, seat: int) -> float:
             continue
         points = max(0, points - FLAME_PENALTY * cell.flames) * claims
         if cell.complete:
-            value += points
+            value += points + advance
             continue
         on = total(cell.elements)
-        value += max(float(on), CLAIMED * points * on / sizes[cell.card])
-        for e, n in r.missing(cell).items():
+        missing = r.missing(cell)
+        held = 0
+        for e, n in missing.items():
             needs[e] = needs.get(e, 0) + n
-    bench = sc.bench
+            held += min(n, bench.get(e, 0))
+        chance = REACH ** (sizes[cell.card] - on - HELD * held)
+        value += on + chance * max(0.0, points + advance - on)
     value += total(bench) / 2
     if needs:
         value += NEEDED * sum(min(n, needs.get(e, 0)) for e, n in bench.items())
-    value += LEVEL * (1.0 - progress) * sum(sc.tracks)
+    value += advance * sum(sc.tracks)
     value += TOOL * sum(1 for filled in sc.tools.values() if filled)
     return value
 

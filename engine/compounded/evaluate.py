@@ -54,20 +54,37 @@ TOOL = 1.0
 
 
 def worth(r: Rules, s: State, seat: int) -> float:
+    return _worth(r, s, seat, _Table(r, s))
+
+
+class _Table:
+    """What every scientist's worth reads of the table, read once per state
+    (a bot weighs every seat's worth after every move it weighs)."""
+
+    __slots__ = ("advance", "marks", "missing", "on")
+
+    def __init__(self, r: Rules, s: State) -> None:
+        progress = min(1.0, max(o.score for o in s.scientists) / r.end_at[s.players])
+        self.advance = LEVEL * (1.0 - progress)  # scoring a compound moves an experiment up
+        self.marks: dict[int, dict[int, int]] = {}  # seat -> {space: completion marks}
+        for i, cell in enumerate(s.grid):
+            for seat in cell.marks:
+                mine = self.marks.setdefault(seat, {})
+                mine[i] = mine.get(i, 0) + 1
+        self.missing: dict[int, dict[str, int]] = {}
+        self.on: dict[int, int] = {}
+
+
+def _worth(r: Rules, s: State, seat: int, table: _Table) -> float:
     sc = s.scientists[seat]
-    progress = min(1.0, max(o.score for o in s.scientists) / r.end_at[s.players])
     value = float(sc.score)
-    claimed: dict[int, int] = {}  # as Rules.claimants counts them: claim tokens, then completion marks
+    claimed: dict[int, int] = dict(table.marks.get(seat, {}))  # as Rules.claimants counts them
     for t in sc.tokens:
         if t[0] == "c":  # "cell:i"
             at = int(t[5:])
             claimed[at] = claimed.get(at, 0) + 1
-    for i, cell in enumerate(s.grid):
-        if cell.marks and seat in cell.marks:
-            claimed[i] = claimed.get(i, 0) + cell.marks.count(seat)
-    points_of, sizes, bench = r.points, r.sizes, sc.bench
+    points_of, sizes, bench, advance = r.points, r.sizes, sc.bench, table.advance
     needs: dict[str, int] = {}
-    advance = LEVEL * (1.0 - progress)  # scoring a compound moves an experiment up
     for i, claims in claimed.items():
         cell = s.grid[i]
         points = points_of.get(cell.card) if cell.card else None
@@ -77,8 +94,11 @@ def worth(r: Rules, s: State, seat: int) -> float:
         if cell.complete:
             value += points + advance
             continue
-        on = total(cell.elements)
-        missing = r.missing(cell)
+        missing = table.missing.get(i)
+        if missing is None:
+            missing = table.missing[i] = r.missing(cell)
+            table.on[i] = total(cell.elements)
+        on = table.on[i]
         held = 0
         for e, n in missing.items():
             needs[e] = needs.get(e, 0) + n
@@ -97,4 +117,5 @@ def evaluate(r: Rules, s: State, seat: int) -> float:
     """``seat``'s worth against the best other's (the score track alone once it is over)."""
     if s.over is not None:
         return margin([o.score for o in s.scientists], seat)
-    return margin([worth(r, s, i) for i in range(s.players)], seat)
+    table = _Table(r, s)
+    return margin([_worth(r, s, i, table) for i in range(s.players)], seat)

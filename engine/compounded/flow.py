@@ -41,6 +41,10 @@ class Decision:
     why: Callable[["Rules", State, Task, int, Action], str | None] | None = None
     """A refusal in the player's words for a choice not in ``choices`` (``None``: the generic one)."""
     refusal: str = "That is not one of your choices now."
+    legal: Callable[["Rules", State, Task, int, Action], bool | None] | None = None
+    """Whether a choice is one of ``choices``, told without listing them all
+    (``None``: not known, list them): a bot weighs every action it may take,
+    and listing the choices again for each one cost more than the move."""
 
 
 AUTOMATIC: dict[str, Callable[["Rules", State, Task], None]] = {}
@@ -175,7 +179,10 @@ class Rules:
             raise IllegalAction(f"It is not your turn: waiting for {names}.")
         task = s.agenda[0]
         d = DECISIONS[task["do"]]
-        if not _legal(action, d.choices(self, s, task, seat)):
+        legal = d.legal(self, s, task, seat, action) if d.legal else None
+        if legal is None:
+            legal = _legal(action, d.choices(self, s, task, seat))
+        if not legal:
             try:
                 reason = d.why(self, s, task, seat, action) if d.why else None
             except (TypeError, ValueError, KeyError, IndexError):  # a field of the wrong kind: the plain refusal

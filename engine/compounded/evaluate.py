@@ -30,6 +30,8 @@ Once the game is over the score track says it all.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from engine.compounded.flow import Rules
 from engine.compounded.lab import FLAME_PENALTY
 from engine.compounded.state import State, total
@@ -55,6 +57,13 @@ TOOL = 1.0
 
 def worth(r: Rules, s: State, seat: int) -> float:
     return _worth(r, s, seat, _Table(r, s))
+
+
+def bench_worth(r: Rules, s: State) -> Callable[[int], float]:
+    """:func:`worth` of each seat of ``s``, the table read once: valid while
+    only the Workbenches change (a bot trying exchanges, :mod:`.bot_trades`)."""
+    table = _Table(r, s)
+    return lambda seat: _worth(r, s, seat, table)
 
 
 class _Table:
@@ -102,12 +111,19 @@ def _worth(r: Rules, s: State, seat: int, table: _Table) -> float:
         held = 0
         for e, n in missing.items():
             needs[e] = needs.get(e, 0) + n
-            held += min(n, bench.get(e, 0))
-        chance = REACH ** (sizes[cell.card] - on - HELD * held)
-        value += on + chance * max(0.0, points + advance - on)
-    value += total(bench) / 2
-    if needs:
-        value += NEEDED * sum(min(n, needs.get(e, 0)) for e, n in bench.items())
+            have = bench.get(e, 0)
+            held += n if n < have else have
+        gain = points + advance - on
+        value += on + (REACH ** (sizes[cell.card] - on - HELD * held) * gain if gain > 0 else 0.0)
+    gems = needed = 0
+    for e, n in bench.items():
+        gems += n
+        if needs:
+            need = needs.get(e, 0)
+            needed += n if n < need else need
+    value += gems / 2
+    if needed:
+        value += NEEDED * needed
     value += advance * sum(sc.tracks)
     value += TOOL * sum(1 for filled in sc.tools.values() if filled)
     return value

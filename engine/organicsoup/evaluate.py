@@ -60,7 +60,8 @@ LOCKED = 0.5
 below in front of him) counts this much."""
 
 
-def worth(cards: OrganicSoupCards, state: State, seat: int) -> float:
+def worth(cards: OrganicSoupCards, state: State, seat: int, free: list[tuple[int, int, int, int]] | None = None) -> float:
+    """``free``: each seat's unguarded atoms (:func:`_free`), if already counted."""
     me = state.seats[seat]
     if state.winner == seat:
         return LIFE
@@ -71,16 +72,17 @@ def worth(cards: OrganicSoupCards, state: State, seat: int) -> float:
     for recipe, n in me.molecules.items():
         value += (GUARDED if recipe in held else LOOSE) * n
     if me.hand:
-        value += in_reach(cards, state, seat, counts)
+        value += in_reach(cards, state, seat, counts, free if free is not None else _free(cards, state))
     return round(value, 6)
 
 
-def in_reach(cards: OrganicSoupCards, state: State, seat: int, counts: dict[str, int]) -> float:
+def in_reach(cards: OrganicSoupCards, state: State, seat: int, counts: dict[str, int],
+             free: list[tuple[int, int, int, int]]) -> float:
     """What the recipes in ``seat``'s hand are worth by the share of their
-    atoms the molecules he may react hold."""
+    atoms the molecules he may react hold (``free``: each seat's unguarded atoms)."""
     own = _atoms(cards, state.seats[seat].molecules)
-    pools = [own] + [tuple(a + b for a, b in zip(own, _atoms(cards, unguarded(state, j))))
-                     for j in range(state.players) if j != seat and unguarded(state, j)]
+    pools = [own] + [tuple(a + b for a, b in zip(own, free[j]))
+                     for j in range(state.players) if j != seat and any(free[j])]
     levels = {NEXT[level] for level, n in counts.items() if n and level in NEXT}
     value = 0.0
     for rid in state.seats[seat].hand:
@@ -90,6 +92,11 @@ def in_reach(cards: OrganicSoupCards, state: State, seat: int, counts: dict[str,
         share = best / ((c + h + n + o) or 1)
         value += HAND[recipe.level] * share * share * (1.0 if recipe.level in levels else LOCKED)
     return value
+
+
+def _free(cards: OrganicSoupCards, state: State) -> list[tuple[int, int, int, int]]:
+    """Each seat's unguarded molecules' atoms: what another may take."""
+    return [_atoms(cards, unguarded(state, j)) for j in range(state.players)]
 
 
 def _atoms(cards: OrganicSoupCards, molecules: dict[str, int]) -> tuple[int, int, int, int]:
@@ -102,4 +109,5 @@ def _atoms(cards: OrganicSoupCards, molecules: dict[str, int]) -> tuple[int, int
 
 def evaluate(cards: OrganicSoupCards, state: State, seat: int) -> float:
     """``seat``'s worth against the best other's."""
-    return round(margin([worth(cards, state, i) for i in range(state.players)], seat), 6)
+    free = _free(cards, state)
+    return round(margin([worth(cards, state, i, free) for i in range(state.players)], seat), 6)

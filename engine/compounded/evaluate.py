@@ -41,8 +41,10 @@ REACH = 0.5
 """The chance of completing a claimed compound halves for each element still
 to be found: a claim on an empty two-element compound is worth a quarter of
 what completing it brings, on an empty Lab Partner card of twelve next to
-nothing. Steep, so that placing an element always gains more than holding
-it (checked over every card of the rulebook's set, ``tests/engine/compounded/test_evaluate.py``)."""
+nothing. Steep, so that placing an element on one's claimed compound gains
+more than holding it, at every stage of every square compound whose points
+exceed its elements (``tests/engine/compounded/test_evaluate.py``); gentler,
+greedy held its elements and games stalled at the arena's bound."""
 HELD = 0.5
 """An element on the Workbench that a claimed compound needs counts as this
 much found (it still takes a Research placement, and a Lab Fire may come)."""

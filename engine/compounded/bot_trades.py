@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.compounded.evaluate import worth
+from engine.compounded.evaluate import bench_worth
 from engine.compounded.state import State, add, take
 from engine.core import Action
 
@@ -77,17 +77,18 @@ def best_exchange(r: "Rules", s: State, seat: int, partners: list[int]) -> tuple
     """
     work = s.copy()
     mine = work.scientists[seat].bench
-    base_me = worth(r, work, seat)
+    worth = bench_worth(r, work)  # only the two Workbenches change below
+    base_me = worth(seat)
     best: tuple[float, int, str, str] | None = None
     for t in partners:
         theirs = work.scientists[t].bench
-        base_them = worth(r, work, t)
+        base_them = worth(t)
         for give in list(mine):
             for get in list(theirs):
                 if give == get:
                     continue
                 take(mine, give), add(theirs, give), take(theirs, get), add(mine, get)
-                gain, loss = worth(r, work, seat) - base_me, base_them - worth(r, work, t)
+                gain, loss = worth(seat) - base_me, base_them - worth(t)
                 take(mine, get), add(theirs, get), take(theirs, give), add(mine, give)
                 if gain >= GAIN and loss <= 1e-9 and (best is None or gain > best[0]):
                     best = (gain, t, give, get)

@@ -41,6 +41,10 @@ class Decision:
     why: Callable[["Rules", State, Task, int, Action], str | None] | None = None
     """A refusal in the player's words for a choice not in ``choices`` (``None``: the generic one)."""
     refusal: str = "That is not one of your choices now."
+    legal: Callable[["Rules", State, Task, int, Action], bool | None] | None = None
+    """Whether a choice is one of ``choices``, told without listing them all
+    (``None``: not known, list them): a bot weighs every action it may take,
+    and listing the choices again for each one cost more than the move."""
 
 
 AUTOMATIC: dict[str, Callable[["Rules", State, Task], None]] = {}
@@ -86,6 +90,10 @@ class Rules:
         self.end_at = dict(cards.table.scoreboard.end_at)
         self.refresh_spaces = tuple(cards.table.scoreboard.refresh_spaces)
         self.tool_counts = {t.id: t.count for t in cards.tools.values()}
+        # Looked up for every cell on every move a bot weighs: read once from the cards.
+        self.needs = {c.id: c.needs for c in cards.compounds.values()}
+        self.sizes = {c.id: c.size for c in cards.compounds.values()}
+        self.points = {c.id: c.points for c in cards.compounds.values()}
 
     # --- cards and cells -----------------------------------------------------------
     def compound(self, card: str | None) -> Compound | None:
@@ -96,14 +104,16 @@ class Rules:
 
     def missing(self, cell: Cell) -> dict[str, int]:
         """Elements the compound on ``cell`` still needs."""
-        card = self.compound(cell.card)
-        if card is None or cell.complete:
+        needs = self.needs.get(cell.card) if cell.card else None
+        if needs is None or cell.complete:
             return {}
-        return {e: n - cell.elements.get(e, 0) for e, n in card.needs if n > cell.elements.get(e, 0)}
+        on = cell.elements
+        return {e: n - on.get(e, 0) for e, n in needs if n > on.get(e, 0)}
 
     def open_compounds(self, s: State) -> list[int]:
         """Spaces holding a compound that can still take elements."""
-        return [i for i, c in enumerate(s.grid) if self.compound(c.card) and not c.complete]
+        needs = self.needs
+        return [i for i, c in enumerate(s.grid) if not c.complete and c.card in needs]
 
     def neighbours(self, s: State, i: int) -> list[int]:
         """Spaces above, below, left and right of ``i``."""
@@ -122,8 +132,9 @@ class Rules:
     def claimants(self, s: State, i: int) -> list[int]:
         """Who claims space ``i``, once per claim (tokens and completion marks), in seat order."""
         where = f"cell:{i}"
-        out = [seat for seat, sc in enumerate(s.scientists) for t in sc.tokens if t == where]
-        return sorted(out + list(s.grid[i].marks))
+        out = [seat for seat, sc in enumerate(s.scientists) if where in sc.tokens for t in sc.tokens if t == where]
+        marks = s.grid[i].marks
+        return sorted(out + marks) if marks else out
 
     def tool_space_holder(self, s: State, tool: str) -> int | None:
         where = f"tool:{tool}"
@@ -168,7 +179,10 @@ class Rules:
             raise IllegalAction(f"It is not your turn: waiting for {names}.")
         task = s.agenda[0]
         d = DECISIONS[task["do"]]
-        if not _legal(action, d.choices(self, s, task, seat)):
+        legal = d.legal(self, s, task, seat, action) if d.legal else None
+        if legal is None:
+            legal = _legal(action, d.choices(self, s, task, seat))
+        if not legal:
             try:
                 reason = d.why(self, s, task, seat, action) if d.why else None
             except (TypeError, ValueError, KeyError, IndexError):  # a field of the wrong kind: the plain refusal
@@ -182,13 +196,25 @@ class Rules:
 
 def _legal(action: Action, choices: list[Action]) -> bool:
     """Whether ``action`` is one of ``choices`` as JSON (a ``true`` is no
-    ``1``). The plain comparison finds it first: writing every choice as
-    JSON for every move cost more than the rest of a move (a bot weighs
-    thousands a second)."""
-    mine = canonical(action)
-    if any(a == action and canonical(a) == mine for a in choices):
+    ``1``). The plain comparison, with the kinds of the values, finds it
+    first: writing every choice as JSON for every move cost more than the
+    rest of a move (a bot weighs thousands a second)."""
+    if any(a == action and _same_kinds(a, action) for a in choices):
         return True
+    mine = canonical(action)
     return mine is not None and mine in {canonical(a) for a in choices}
+
+
+def _same_kinds(a: Any, b: Any) -> bool:
+    """Whether two equal values are also equal as JSON: the same kind at
+    every level (``True == 1`` and ``1 == 1.0`` in Python, not in JSON)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return all(_same_kinds(v, b[k]) for k, v in a.items())
+    if type(a) is list:
+        return all(_same_kinds(x, y) for x, y in zip(a, b))
+    return True
 
 
 def run(r: Rules, s: State) -> None:

@@ -41,7 +41,9 @@ class Compounded(Game[State]):
     """The planner's rollouts play about half a round: a Compounded action
     costs several times a Lab Notes one, and longer rollouts did no better
     (measured at two players against greedy: 28 of 30 games at 12 actions,
-    10 of 13 at 24, in half the time)."""
+    10 of 13 at 24, in half the time; against the greedy of issue 38, which
+    plays toward a compound's points, 32 of 44 at 12, 73%, 95% interval
+    58-84%)."""
     setup_options = (
         SetupOption("no_trade", "No Player Trades",
                     help="Trade only with the Evaporating Trade Dish (players + 1 elements)."),

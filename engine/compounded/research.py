@@ -122,5 +122,30 @@ def _why(r: Rules, s: State, task, seat: int, a: Action) -> str | None:
     return None
 
 
-decision("research_turn", choices=_choices, resolve=_resolve, why=_why,
+_PLACE = frozenset(("type", "element", "cell"))
+_PLACE_FROM = frozenset(("type", "element", "cell", "from"))
+
+
+def _legal(r: Rules, s: State, task, seat: int, a: Action) -> bool | None:
+    """Whether a placement is one of :func:`_choices`, without listing them
+    (any other kind of action: ``None``, list them). Kept to the same
+    conditions as :func:`_choices`, and tested against it
+    (``tests/engine/compounded/test_study_research.py``)."""
+    if a.get("type") != "place":
+        return None
+    keys = a.keys()
+    tray = keys == _PLACE_FROM and a["from"] == "tray" and type(a["from"]) is str
+    if not (keys == _PLACE or tray):
+        return False
+    e, i = a["element"], a["cell"]
+    if type(e) is not str or type(i) is not int or not 0 <= i < len(s.grid):
+        return False
+    if task["placed"] >= r.value(s, seat, "research") or e not in r.missing(s.grid[i]):
+        return False
+    if tray:
+        return bool(task["goggles"] and s.tray.get(e))
+    return bool(s.scientists[seat].bench.get(e))
+
+
+decision("research_turn", choices=_choices, resolve=_resolve, why=_why, legal=_legal,
          refusal="Exchange, place an element, use a Research tool, or say you are done.")(_seats)

@@ -128,6 +128,15 @@ def _clone(value: Any) -> Any:
     return value
 
 
+_PLAIN = (str, int, bool, type(None))
+
+
+def _clone_agenda(agenda: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """:func:`_clone` of the agenda, the plain values of a task taken as they
+    are: every move a bot weighs copies it."""
+    return [{k: v if type(v) in _PLAIN else _clone(v) for k, v in task.items()} for task in agenda]
+
+
 @dataclass(slots=True)
 class State:
     players: int
@@ -163,7 +172,7 @@ class State:
         return State(self.players, dict(self.options), self.rng, self.rows, self.cols, list(self.lab_partner_cells),
                      dict(self.bag), dict(self.tray), dict(self.dish), list(self.deck), list(self.lab_partner_deck),
                      list(self.discard), [c.copy() for c in self.grid], [s.copy() for s in self.scientists],
-                     self.flame_supply, dict(self.tool_supply), _clone(self.agenda), self.round, self.lead,
+                     self.flame_supply, dict(self.tool_supply), _clone_agenda(self.agenda), self.round, self.lead,
                      self.phase, self.final_round, self.over, self.fires)
 
     def order(self, start: int | None = None) -> list[int]:

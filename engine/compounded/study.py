@@ -23,15 +23,22 @@ def claim_targets(r: Rules, s: State, seat: int, token: int) -> list[Action]:
     """Where ``seat``'s claim token ``token`` may go: a compound still being
     made with a free claim spot, or a free tool refresh space."""
     here = s.scientists[seat].tokens[token]
+    # Where every token lies, read once (a bot asks this for every claim it weighs).
+    claims: dict[str, list[int]] = {}
+    for who, sc in enumerate(s.scientists):
+        for t in sc.tokens:
+            claims.setdefault(t, []).append(who)
     out: list[Action] = []
     for i in r.open_compounds(s):
-        if here == f"cell:{i}":
+        where = f"cell:{i}"
+        if here == where:
             continue
-        claims = r.claimants(s, i)
-        if len(claims) < r.spots(s, i) and (r.spots(s, i) > 1 or seat not in claims):
+        on = claims.get(where, []) + s.grid[i].marks
+        spots = r.spots(s, i)
+        if len(on) < spots and (spots > 1 or seat not in on):
             out.append({"type": "claim", "token": token, "cell": i})
     for tool in r.refresh_spaces:
-        if r.tool_space_holder(s, tool) is None:
+        if f"tool:{tool}" not in claims:
             out.append({"type": "claim", "token": token, "tool": tool})
     return out
 
@@ -113,7 +120,30 @@ def _why(r: Rules, s: State, task, seat: int, a: Action) -> str | None:
     return None
 
 
-decision("claims", choices=_choices, resolve=_resolve, why=_why,
+def _legal(r: Rules, s: State, task, seat: int, a: Action) -> bool | None:
+    """Whether a claim is one of :func:`_choices`, without listing them
+    (a keep: ``None``, list them). Kept to the same conditions as
+    :func:`claim_targets`, and tested against it."""
+    if a.get("type") != "claim" or len(a) != 3:
+        return None if a.get("type") != "claim" else False
+    token = a.get("token")
+    tokens = s.scientists[seat].tokens
+    if type(token) is not int or not 0 <= token < len(tokens) or token in task["moved"][seat]:
+        return False
+    if "cell" in a:
+        i = a["cell"]
+        if type(i) is not int or not 0 <= i < len(s.grid) or s.grid[i].complete or s.grid[i].card not in r.needs:
+            return False
+        if tokens[token] == f"cell:{i}":
+            return False
+        claims = r.claimants(s, i)
+        spots = r.spots(s, i)
+        return len(claims) < spots and (spots > 1 or seat not in claims)
+    tool = a.get("tool")
+    return type(tool) is str and tool in r.refresh_spaces and r.tool_space_holder(s, tool) is None
+
+
+decision("claims", choices=_choices, resolve=_resolve, why=_why, legal=_legal,
          refusal="Move one of your claim tokens to a compound or a tool refresh space, or keep.")(_seats)
 
 

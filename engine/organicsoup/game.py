@@ -66,6 +66,14 @@ class OrganicSoup(Game[State]):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     ranked = True  # its totals rank the seats (ending.py WEIGHTS): codes, not points (engine/core.py)
+    rollout_depth = 6
+    """The planner's rollouts play three turns at two players (an action and
+    an end-of-turn choice each): a turn's reaction changes the table so
+    much that later greedy turns add more noise than sight. Measured at two
+    players against greedy on the same 60 seeds (900-959): 48 won at 6
+    actions, 39 at 12, 37 at 3, and 26.5 of the first 49 at the default 24;
+    at 6 on other seeds (2000-2099) 75 of 100, 66-82%, the planner's p95
+    0.15 s of CPU a decision (0.49 s at 24)."""
 
     def __init__(self, cards: OrganicSoupCards) -> None:
         self.cards = cards

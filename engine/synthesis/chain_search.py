@@ -51,8 +51,11 @@ keeps only linkings that meet them, and if none does, looks again without.
 
 The work is bounded (:data:`WORK` steps, a step a bound worked out): real
 games take a few hundred; a few contrived tables (one colour throughout,
-Parallel Trios and a Project card) take more, and past the bound
-:class:`SearchTooLong` says so rather than answer something unproven.
+Parallel Trios and a Project card) take more, and so do some that bots
+valuing the Molecular Chain card build (a 4-player greedy game needed
+between 20,000 and 100,000: ``tests/engine/synthesis/test_chain_work.py``);
+past the bound :class:`SearchTooLong` says so rather than answer something
+unproven.
 ``python -m bench synthesis`` prints the worst tables found.
 """
 
@@ -68,7 +71,7 @@ from engine.synthesis.table import Cell, Link, Placed, TablePattern, TableShape,
 
 __all__ = ["LONG", "WORK", "Found", "SearchTooLong", "search"]
 
-WORK = 20_000
+WORK = 100_000
 """Steps one search may take (a step: a bound worked out, three for a card
 decided place by place, or about six chains walked; some 30 microseconds
 on two shared cores): a bound on work, not a rule. Real games take a few

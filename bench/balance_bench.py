@@ -62,8 +62,8 @@ def _play(job) -> None:
 def run(console: Console) -> None:
     table = Table(title=f"Balance report: greedy bot games per second; a {REPORT_GAMES:,}-game report, set and "
                         f"original ({CORES} processes, {os.cpu_count()} cores here)",
-                  caption="Measured on a machine shared with other work (7 other sessions when first run): "
-                          "the figures are slower than the machine alone would give.")
+                  caption=f"Load average when it started: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
+                          "(other work on the machine makes every figure but games per CPU-second slower).")
     for col in ("game", "players", "games/s, 1 core", "games per CPU-s", f"games/s, {CORES} cores", "report", "goal"):
         table.add_column(col, justify="left" if col in ("game", "goal") else "right")
     for desc in games():

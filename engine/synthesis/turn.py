@@ -30,38 +30,39 @@ if TYPE_CHECKING:
 
 
 # --- what a seat may draw -------------------------------------------------------------
-def bond_masks(rules: "Rules", state: State, seat: int) -> list[int]:
-    """Every legal drawing of this turn's bond, mutation applied, as edge masks."""
+def _rolled(rules: "Rules", state: State, seat: int) -> tuple:
+    """What :func:`legal` and its kin read for this turn's bond, mutation
+    applied: its placements, the occupied edges, the anchors, and whether it
+    must connect."""
     s = state.seats[seat]
     f = rules.formula(state, seat)
     assert state.roll is not None
     shape, mutation = state.roll
-    return legal(placements(f.lattice, rules.shape(shape), mutation), f.occupied(s.lines), f.anchors(s.lines),
-                 must_connect=mutation != "no_connect")
+    return (placements(f.lattice, rules.shape(shape), mutation), f.occupied(s.lines), f.anchors(s.lines),
+            mutation != "no_connect")
+
+
+def bond_masks(rules: "Rules", state: State, seat: int) -> list[int]:
+    """Every legal drawing of this turn's bond, mutation applied, as edge masks."""
+    kept, occupied, anchors, connect = _rolled(rules, state, seat)
+    return legal(kept, occupied, anchors, must_connect=connect)
 
 
 def fits(rules: "Rules", state: State, seat: int, mask: int, shape: str | None = None) -> bool:
     """Whether ``mask`` is a legal drawing of this turn's bond (``shape``:
     of that shape, unmutated, as :func:`plain_masks` lists them)."""
+    if shape is None:
+        return is_legal(*_rolled(rules, state, seat), mask)
     s = state.seats[seat]
     f = rules.formula(state, seat)
-    if shape is None:
-        assert state.roll is not None
-        bond, mutation = state.roll
-        return is_legal(placements(f.lattice, rules.shape(bond), mutation), f.occupied(s.lines),
-                        f.anchors(s.lines), mutation != "no_connect", mask)
     return is_legal(placements(f.lattice, rules.shape(shape), None), f.occupied(s.lines), f.anchors(s.lines), True,
                     mask)
 
 
 def _bond_fits_somewhere(rules: "Rules", state: State, seat: int) -> bool:
     """Whether :func:`bond_masks` has any drawing, found without listing them all."""
-    s = state.seats[seat]
-    f = rules.formula(state, seat)
-    assert state.roll is not None
-    shape, mutation = state.roll
-    return any_legal(placements(f.lattice, rules.shape(shape), mutation), f.occupied(s.lines), f.anchors(s.lines),
-                     must_connect=mutation != "no_connect")
+    kept, occupied, anchors, connect = _rolled(rules, state, seat)
+    return any_legal(kept, occupied, anchors, must_connect=connect)
 
 
 def plain_masks(rules: "Rules", state: State, seat: int, shape: str) -> list[int]:
